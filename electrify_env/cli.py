@@ -1,0 +1,81 @@
+"""The ``electrify`` command line.
+
+    electrify demo --players 4 --seed 7      play a game between random agents, print the end
+    electrify cards validate PATH            check a card-set file and print a summary
+    electrify layout                         print the state / action / card-table layouts
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .game import Game, play_random
+
+    game = Game(n_players=args.players, seed=args.seed, card_set=args.cards)
+    rng = np.random.default_rng(args.seed)
+    play_random(game, rng)
+    print(game.render(hands=False))
+    keys = game.tiebreak_keys()
+    print()
+    print("seat  points  breakthroughs  marker  cube value")
+    for p in range(game.n_players):
+        print(f"{p:>4}  {keys[p, 0]:>6}  {keys[p, 1]:>13}  {keys[p, 2]:>6}  {keys[p, 3]:>10}")
+    win = game.winners()
+    print(f"\n{len(game.history)} decisions. Winner: {'shared by ' if len(win) > 1 else ''}"
+          f"{', '.join('player %d' % p for p in win)}")
+    return 0
+
+
+def _cmd_cards(args: argparse.Namespace) -> int:
+    from .cards import CardSetError, validate_summary
+
+    try:
+        print(validate_summary(args.path))
+    except CardSetError as err:
+        print(f"invalid card set: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_layout(args: argparse.Namespace) -> int:
+    from .engine.layout import layout_markdown
+
+    print(layout_markdown())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``electrify`` command."""
+    ap = argparse.ArgumentParser(prog="electrify", description="Electrify: engine, demo and tools.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    demo = sub.add_parser("demo", help="play a complete game between random agents")
+    demo.add_argument("--players", type=int, default=4, help="2-4 players (default 4)")
+    demo.add_argument("--seed", type=int, default=7, help="game seed (default 7)")
+    demo.add_argument("--cards", default=None, help="card-set YAML (default: configs/cards/base.yaml)")
+    demo.set_defaults(func=_cmd_demo)
+    cards = sub.add_parser("cards", help="card-set tools")
+    csub = cards.add_subparsers(dest="cards_command", required=True)
+    val = csub.add_parser("validate", help="validate a card-set file and print a summary")
+    val.add_argument("path")
+    val.set_defaults(func=_cmd_cards)
+    lay = sub.add_parser("layout", help="print the state, action and card-table layouts")
+    lay.set_defaults(func=_cmd_layout)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``electrify`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except ValueError as err:
+        print(f"electrify: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""Invariants every reachable state keeps (used by the random-playout tests and the 10,000-game
+soak run).  ``check_invariants`` returns 0 or the code of the first broken invariant."""
+import numpy as np
+from numba import njit
+
+from .layout import (
+    FACE_BASIC, FACE_SECTOR, FR_A, FT_PAY, FT_PLACE_SECTOR, FT_PLACE_SLOT, MAX_BASIC, MAX_DECK,
+    MAX_HAND, MAX_SLOTS, MAX_STACK, N_COLS, N_ROUNDS, N_SECTORS, NO_CARD, P_DEPOT, P_GRID,
+    P_HAND, P_HAND_N, P_RESEARCH, P_SCORE, P_SEC_CARD, P_SEC_COL, P_SEC_N, RESEARCH_TRACK,
+    S_BASIC, S_DECK, S_DECK_N, S_DISC, S_DISC_N, S_NPLAYERS, S_OPTIONS, S_ROUND, S_SP, S_STACK,
+    FRAME, T_IND_PACK, T_N_BASIC, T_N_IND,
+)
+from .stack import pbase
+
+INVARIANT_MESSAGES = {
+    1: "a hand holds more than 9 cards, or hand slots are inconsistent",
+    2: "a sector holds more than 5 cards, or its slots have gaps",
+    3: "two sectors share a column, or a sector is outside columns 0-6",
+    4: "a cube count is negative, or the research marker is outside 0-6",
+    5: "an industry card was created or lost (hands, decks, discards, sectors)",
+    6: "a basic card was created or lost (supply, sectors)",
+    7: "the round counter is outside 0-12",
+    8: "the decision stack is out of range",
+    9: "a score is negative",
+}
+
+
+@njit(cache=True)
+def check_invariants(S, T):
+    """Return 0 if the state keeps every invariant, else a code of INVARIANT_MESSAGES."""
+    n = S[S_NPLAYERS]
+    if S[S_ROUND] < 0 or S[S_ROUND] > N_ROUNDS:
+        return 7
+    if S[S_SP] < 0 or S[S_SP] > MAX_STACK:
+        return 8
+    seen = np.zeros(T[T_N_IND], dtype=np.int64)
+    seen_basic = np.zeros(MAX_BASIC, dtype=np.int64)
+    for d in range(2):
+        if S[S_DECK_N + d] < 0 or S[S_DECK_N + d] > MAX_DECK or S[S_DISC_N + d] < 0:
+            return 5
+        for i in range(S[S_DECK_N + d]):
+            seen[S[S_DECK + d * MAX_DECK + i]] += 1
+        for i in range(S[S_DISC_N + d]):
+            seen[S[S_DISC + d * MAX_DECK + i]] += 1
+    for b in range(MAX_BASIC):
+        seen_basic[b] += S[S_BASIC + b]
+    for i in range(S[S_SP]):
+        f = S_STACK + i * FRAME
+        ft = S[f]
+        if ft == FT_PAY:
+            continue  # the card waits in the FT_PLACE_SECTOR frame below
+        if ft == FT_PLACE_SECTOR or ft == FT_PLACE_SLOT:
+            face = S[f + FR_A]
+            if face < FACE_BASIC:
+                seen[face] += 1
+            else:
+                seen_basic[(face - FACE_BASIC) // 2] += 1
+    for p in range(n):
+        pb = pbase(p)
+        hn = S[pb + P_HAND_N]
+        if hn < 0 or hn > MAX_HAND:
+            return 1
+        for h in range(MAX_HAND):
+            c = S[pb + P_HAND + h]
+            if (h < hn) != (c != NO_CARD):
+                return 1
+            if h < hn:
+                if h > 0 and S[pb + P_HAND + h - 1] > c:
+                    return 1
+                seen[c] += 1
+        for s in range(N_SECTORS):
+            col = S[pb + P_SEC_COL + s]
+            if col < 0 or col >= N_COLS:
+                return 3
+            for t in range(s):
+                if S[pb + P_SEC_COL + t] == col:
+                    return 3
+            k = S[pb + P_SEC_N + s]
+            if k < 0 or k > MAX_SLOTS:
+                return 2
+            for j in range(MAX_SLOTS):
+                face = S[pb + P_SEC_CARD + s * MAX_SLOTS + j]
+                if (j < k) != (face != NO_CARD):
+                    return 2
+                if j < k:
+                    if face < FACE_BASIC:
+                        seen[face] += 1
+                    elif face < FACE_SECTOR:
+                        seen_basic[(face - FACE_BASIC) // 2] += 1
+                    else:
+                        return 2
+        for c in range(N_COLS):
+            if S[pb + P_DEPOT + c] < 0 or S[pb + P_GRID + c] < 0:
+                return 4
+        if S[pb + P_RESEARCH] < 0 or S[pb + P_RESEARCH] > RESEARCH_TRACK:
+            return 4
+        if S[pb + P_SCORE] < 0:
+            return 9
+    for c in range(T[T_N_IND]):
+        pack = T[T_IND_PACK + c]
+        want = 1 if (pack == 0 or (S[S_OPTIONS] >> pack) & 1) else 0
+        if seen[c] != want:
+            return 5
+    for b in range(MAX_BASIC):
+        want = 1 if b < T[T_N_BASIC] else 0
+        if seen_basic[b] != want:
+            return 6
+    return 0

@@ -1,0 +1,105 @@
+"""Sector tiles on a player's board: columns, bumping (R5), the nearest sector to the left (R8)
+and card insertion (R7)."""
+from numba import njit
+
+from .layout import (
+    MAX_SLOTS, N_COLS, N_SECTORS, NO_CARD, P_CARD_CHARGED, P_SEC_CARD, P_SEC_COL, P_SEC_N,
+)
+
+
+@njit(cache=True)
+def sector_at(S, pb, col):
+    """The sector standing in column ``col`` of the player at ``pb``, or -1."""
+    for s in range(N_SECTORS):
+        if S[pb + P_SEC_COL + s] == col:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def can_move(S, pb, s, target):
+    """R5: can sector ``s`` move to column ``target``, pushing occupants right, without any
+    sector passing column 6?  The moving sector's own column counts as free."""
+    if target < 0 or target >= N_COLS:
+        return False
+    c = target
+    while True:
+        o = sector_at(S, pb, c)
+        if o < 0 or o == s:
+            return True
+        c += 1
+        if c >= N_COLS:
+            return False
+
+
+@njit(cache=True)
+def move_sector(S, pb, s, target):
+    """Move sector ``s`` to column ``target`` with bumping (R5).  Call ``can_move`` first."""
+    S[pb + P_SEC_COL + s] = -1
+    moving = s
+    c = target
+    while True:
+        o = sector_at(S, pb, c)
+        S[pb + P_SEC_COL + moving] = c
+        if o < 0:
+            return
+        moving = o
+        c += 1
+
+
+@njit(cache=True)
+def left_sector(S, pb, s):
+    """R8: the nearest sector to the left of ``s`` in column order (gaps ignored), or -1."""
+    col = S[pb + P_SEC_COL + s]
+    best = -1
+    best_col = -1
+    for t in range(N_SECTORS):
+        c = S[pb + P_SEC_COL + t]
+        if c < col and c > best_col:
+            best = t
+            best_col = c
+    return best
+
+
+@njit(cache=True)
+def sectors_right_of(S, pb, s):
+    """Number of sector tiles in columns to the right of ``s`` (tech-pack sectors multiplier)."""
+    col = S[pb + P_SEC_COL + s]
+    n = 0
+    for t in range(N_SECTORS):
+        if S[pb + P_SEC_COL + t] > col:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def has_room(S, pb):
+    """True if some sector holds fewer than MAX_SLOTS cards."""
+    for s in range(N_SECTORS):
+        if S[pb + P_SEC_N + s] < MAX_SLOTS:
+            return True
+    return False
+
+
+@njit(cache=True)
+def insert_card(S, pb, s, slot, face):
+    """R7: insert ``face`` on sector ``s`` at ``slot`` (0 = top), nudging lower cards down.
+    The new card is uncharged; charges of nudged cards move with them."""
+    n = S[pb + P_SEC_N + s]
+    base = pb + P_SEC_CARD + s * MAX_SLOTS
+    cbase = pb + P_CARD_CHARGED + s * MAX_SLOTS
+    for k in range(n, slot, -1):
+        S[base + k] = S[base + k - 1]
+        S[cbase + k] = S[cbase + k - 1]
+    S[base + slot] = face
+    S[cbase + slot] = 0
+    S[pb + P_SEC_N + s] = n + 1
+
+
+@njit(cache=True)
+def clear_slot_tail(S, pb, s):
+    """Mark the slots below the last card of sector ``s`` empty."""
+    n = S[pb + P_SEC_N + s]
+    for k in range(n, MAX_SLOTS):
+        S[pb + P_SEC_CARD + s * MAX_SLOTS + k] = NO_CARD
+        S[pb + P_CARD_CHARGED + s * MAX_SLOTS + k] = 0
