@@ -2,6 +2,7 @@
 
     electrify demo --players 4 --seed 7      play a game between random agents, print the end
     electrify cards validate PATH            check a card-set file and print a summary
+    electrify soak --games 10000             random games with invariants checked every decision
     electrify layout                         print the state / action / card-table layouts
 """
 from __future__ import annotations
@@ -41,6 +42,24 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_soak(args: argparse.Namespace) -> int:
+    from .soak import soak
+
+    players = tuple(int(x) for x in args.players.split(","))
+    res = soak(args.games, players=players, seed=args.seed, card_set=_load_cards(args.cards))
+    print(f"{res.games} games, {res.decisions} decisions, players {players}: "
+          f"{'no invariant broken' if res.ok else str(len(res.failures)) + ' failures'}")
+    for seed, n, k, msg in res.failures[:20]:
+        print(f"  seed {seed}, {n} players, decision {k}: {msg}")
+    return 0 if res.ok else 1
+
+
+def _load_cards(path):
+    from .cards import load_card_set
+
+    return load_card_set(path)
+
+
 def _cmd_layout(args: argparse.Namespace) -> int:
     from .engine.layout import layout_markdown
 
@@ -62,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     val = csub.add_parser("validate", help="validate a card-set file and print a summary")
     val.add_argument("path")
     val.set_defaults(func=_cmd_cards)
+    sk = sub.add_parser("soak", help="random games with every invariant checked after every decision")
+    sk.add_argument("--games", type=int, default=10_000)
+    sk.add_argument("--players", default="2,3,4", help="player counts to cycle through")
+    sk.add_argument("--seed", type=int, default=0)
+    sk.add_argument("--cards", default=None)
+    sk.set_defaults(func=_cmd_soak)
     lay = sub.add_parser("layout", help="print the state, action and card-table layouts")
     lay.set_defaults(func=_cmd_layout)
     return ap

@@ -7,10 +7,14 @@ from .layout import (
     FACE_BASIC, FACE_SECTOR, FR_A, FT_PAY, FT_PLACE_SECTOR, FT_PLACE_SLOT, MAX_BASIC, MAX_DECK,
     MAX_HAND, MAX_SLOTS, MAX_STACK, N_COLS, N_ROUNDS, N_SECTORS, NO_CARD, P_DEPOT, P_GRID,
     P_HAND, P_HAND_N, P_RESEARCH, P_SCORE, P_SEC_CARD, P_SEC_COL, P_SEC_N, RESEARCH_TRACK,
-    S_BASIC, S_DECK, S_DECK_N, S_DISC, S_DISC_N, S_NPLAYERS, S_OPTIONS, S_ROUND, S_SP, S_STACK,
+    S_BASIC, S_TERMINAL, S_DECK, S_DECK_N, S_DISC, S_DISC_N, S_NPLAYERS, S_OPTIONS, S_ROUND, S_SP, S_STACK,
     FRAME, T_IND_PACK, T_N_BASIC, T_N_IND,
 )
+from .masks import fill_mask
+from .playout import pick_random
+from .setup import init_state
 from .stack import pbase
+from .step import apply_action
 
 INVARIANT_MESSAGES = {
     1: "a hand holds more than 9 cards, or hand slots are inconsistent",
@@ -22,6 +26,9 @@ INVARIANT_MESSAGES = {
     7: "the round counter is outside 0-12",
     8: "the decision stack is out of range",
     9: "a score is negative",
+    10: "no legal action before the end of the game",
+    11: "the game did not end within the decision bound",
+    12: "the game ended before round 12 was over",
 }
 
 
@@ -106,3 +113,31 @@ def check_invariants(S, T):
         if seen_basic[b] != want:
             return 6
     return 0
+
+
+@njit(cache=True)
+def checked_random_game(S, T, mask, n_players, seed, options, max_decisions):
+    """Play one seeded random game, checking every invariant after every decision.
+
+    Returns (code, decisions): code 0 when the game ended cleanly, an INVARIANT_MESSAGES code,
+    10 if a decision had an empty mask, 11 if the game did not end within ``max_decisions``,
+    12 if the game ended before round 12 was over."""
+    init_state(S, T, n_players, seed, options)
+    code = check_invariants(S, T)
+    if code:
+        return code, 0
+    k = 0
+    while S[S_TERMINAL] == 0:
+        n = fill_mask(S, T, mask)
+        if n == 0:
+            return 10, k
+        if k >= max_decisions:
+            return 11, k
+        apply_action(S, T, pick_random(S, mask, n))
+        k += 1
+        code = check_invariants(S, T)
+        if code:
+            return code, k
+    if S[S_ROUND] != N_ROUNDS:
+        return 12, k
+    return 0, k

@@ -1,0 +1,148 @@
+"""Random playouts with invariants, determinism, golden replays, jit/no-jit agreement and bad
+input handling."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from electrify_env import Game
+from electrify_env.cards import load_card_set
+from electrify_env.engine import layout as L
+from electrify_env.engine.invariants import INVARIANT_MESSAGES, checked_random_game
+from electrify_env.soak import soak
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+sys.path.insert(0, str(GOLDEN))
+from make_golden import play, state_digest  # noqa: E402
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_random_playouts_keep_invariants_after_every_step(n):
+    res = soak(300, players=(n,), seed=10_000 * n, progress=False)
+    assert res.ok, res.failures[:5]
+    assert res.decisions > 300 * 100
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_python_api_playout_keeps_invariants(n):
+    g = Game(n_players=n, seed=n)
+    rng = np.random.default_rng(n)
+    steps = 0
+    while not g.is_terminal:
+        legal = g.legal_actions()
+        assert len(legal) > 0
+        b = g.state
+        hand_sizes = [b[L.S_PLAYERS + p * L.P_SIZE + L.P_HAND_N] for p in range(n)]
+        assert max(hand_sizes) <= 9
+        g.step(int(rng.choice(legal)))
+        g.check_invariants()
+        steps += 1
+    assert g.round == 12 and steps < 20_000
+
+
+def test_invariant_checker_catches_a_lost_card():
+    g = Game(2, seed=0)
+    g.state[L.S_DECK_N] -= 1  # a card vanishes from the production deck
+    with pytest.raises(AssertionError, match="created or lost"):
+        g.check_invariants()
+
+
+def test_checked_game_reports_codes():
+    cards = load_card_set()
+    S = np.zeros(L.S_SIZE, dtype=np.int64)
+    mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
+    code, k = checked_random_game(S, cards.table, mask, np.int64(3), np.int64(5), np.int64(0), np.int64(50_000))
+    assert code == 0 and k > 0
+    code, _ = checked_random_game(S, cards.table, mask, np.int64(3), np.int64(5), np.int64(0), np.int64(10))
+    assert INVARIANT_MESSAGES[int(code)].startswith("the game did not end")
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("replay_*.json")), ids=lambda p: p.stem)
+def test_golden_replay(path):
+    data = json.loads(path.read_text())
+    g = Game(n_players=data["n_players"], seed=data["seed"])
+    assert g.cards.hash == data["card_set_hash"], (
+        "the base card set changed; if intended, regenerate with python tests/golden/make_golden.py")
+    for a in data["actions"]:
+        g.step(a)
+    assert g.is_terminal
+    assert state_digest(g) == data["final_state_sha256"]
+    assert g.scores().tolist() == data["scores"] and g.winners() == data["winners"]
+
+
+def test_golden_files_exist():
+    assert len(list(GOLDEN.glob("replay_*.json"))) == 3
+
+
+def test_jit_and_no_jit_runs_agree():
+    """The slow path is the same code with NUMBA_DISABLE_JIT=1; both must give the same games."""
+    code = ("import sys; sys.path.insert(0, %r); from make_golden import play, state_digest;"
+            "print(*[state_digest(play(n, s)) for n, s in [(2, 7), (4, 8)]])") % str(GOLDEN)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == [state_digest(play(2, 7)), state_digest(play(4, 8))]
+
+
+@pytest.mark.parametrize("bad", [0, 1, 5, -2, 2.0, "3", None, True])
+def test_bad_player_counts_are_refused(bad):
+    with pytest.raises(ValueError, match="n_players"):
+        Game(n_players=bad)
+
+
+@pytest.mark.parametrize("bad", [-1, 2 ** 62, 1.5, "7", None])
+def test_bad_seeds_are_refused(bad):
+    with pytest.raises(ValueError, match="seed"):
+        Game(n_players=2, seed=bad)
+
+
+def test_illegal_action_after_the_end_is_refused():
+    g = play(2, 3)
+    with pytest.raises(ValueError, match="over"):
+        g.step(0)
+
+
+def test_save_with_another_card_set_or_version_is_refused(tmp_path):
+    g = Game(2, seed=1)
+    data = g.to_dict()
+    data["card_set"]["hash"] = "0" * 64
+    with pytest.raises(ValueError, match="card set differs"):
+        Game.from_dict(data)
+    data = g.to_dict()
+    data["state_version"] = 999
+    with pytest.raises(ValueError, match="not supported"):
+        Game.from_dict(data)
+    with pytest.raises(ValueError, match="not an electrify game"):
+        Game.from_dict({"format": "chess"})
+
+
+def test_describe_every_legal_action_in_a_game():
+    g = Game(3, seed=4)
+    rng = np.random.default_rng(4)
+    while not g.is_terminal:
+        assert g.pending()
+        for a in g.legal_actions():
+            text = g.describe_action(int(a))
+            assert text and "reserved" not in text and "not an action" not in text
+        g.step(int(rng.choice(g.legal_actions())))
+    assert "game over" in g.render()
+    assert "not an action id" in g.describe_action(L.N_ACTIONS)
+
+
+def test_observation_shape_names_and_range():
+    g = Game(4, seed=2)
+    rng = np.random.default_rng(2)
+    names = Game.feature_names()
+    assert len(names) == len(set(names)) == Game.OBS_SIZE
+    lo, hi = 0.0, 0.0
+    while not g.is_terminal:
+        for p in range(4):
+            o = g.observe(p)
+            assert o.dtype == np.float32 and o.shape == (Game.OBS_SIZE,)
+            lo, hi = min(lo, o.min()), max(hi, o.max())
+        g.step(int(rng.choice(g.legal_actions())))
+    assert lo >= 0.0 and hi <= 4.0
