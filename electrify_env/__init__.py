@@ -2,9 +2,10 @@
 
 ``electrify_env.Game`` is the Python face of the jitted engine (``electrify_env.engine``).
 """
-from ._numba_cache import configure_numba_cache
+from ._numba_cache import configure_numba_cache, drop_stale_caches
 
 configure_numba_cache()
+drop_stale_caches()
 
 __version__ = "0.1.0"
 

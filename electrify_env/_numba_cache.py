@@ -6,9 +6,13 @@ at a per-user cache folder (or the temp folder as a last resort).
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
+
+ENGINE_DIR = Path(__file__).resolve().parent / "engine"
+STAMP_NAME = "electrify_engine_sources.sha256"
 
 
 def _writable(path: Path) -> bool:
@@ -36,3 +40,42 @@ def configure_numba_cache() -> str | None:
             os.environ["NUMBA_CACHE_DIR"] = str(cand)
             return str(cand)
     return None
+
+
+def engine_source_digest() -> str:
+    """sha256 over the engine's source files (names and contents)."""
+    h = hashlib.sha256()
+    for path in sorted(ENGINE_DIR.glob("*.py")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _cache_dirs() -> list[Path]:
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if not root:
+        return [ENGINE_DIR / "__pycache__"]
+    return [p for p in Path(root).rglob("*") if p.is_dir() and p.name == "engine"
+            and "electrify_env" in str(p)]
+
+
+def drop_stale_caches() -> int:
+    """numba keys a cached function on its own file only, but the engine's functions read
+    constants from ``layout.py`` and call each other across files: after any change to an engine
+    file every cached function may be stale.  When the engine's sources differ from the stamp
+    saved beside the caches, delete the engine's cache files.  Returns the number deleted."""
+    digest = engine_source_digest()
+    removed = 0
+    for folder in _cache_dirs():
+        stamp = folder / STAMP_NAME
+        try:
+            if stamp.exists() and stamp.read_text().strip() == digest:
+                continue
+            for f in list(folder.glob("*.nbi")) + list(folder.glob("*.nbc")):
+                f.unlink()
+                removed += 1
+            folder.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(digest)
+        except OSError:
+            continue
+    return removed

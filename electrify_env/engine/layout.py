@@ -42,9 +42,8 @@ START_FOSSIL = 6      # setup: 6 cubes in the fossil depot
 START_HAND_EACH = 3   # setup: 3 production + 3 infrastructure cards
 MAX_STACK = 64        # decision frames
 FRAME = 8             # fields per frame
-MAX_SCENARIO_STARS = 12   # solo (reserved for the solo issue)
-MAX_CHALLENGES = 4        # solo (reserved)
-N_BOOST_TOKENS = 7        # solo (reserved)
+MAX_SCENARIO_STARS = 12   # solo: bonus stars of a scenario
+MAX_CHALLENGES = 4        # solo: challenges of a scenario
 
 # Face ids: one face table for everything that carries icons.
 FACE_IND = 0                              # industry card c -> face c
@@ -107,6 +106,44 @@ class _Layout:
         self.size += length
         return off
 
+
+# Solo challenge conditions (R23): (code, parameter a, parameter b)
+CH_NONE = 0
+CH_CARDS_ON_SECTOR = 1    # a sector holds at least a cards
+CH_GRID_CUBES = 2         # at least a grid cubes in column b (b = -1: in any one column)
+CH_DEMANDS_IN_ROUND = 3   # at least a demand cards fulfilled in one round
+CH_GROUP_COMPLETE = 4     # research group a completed (a = -1: any group)
+CH_SECTOR_IN_COLUMN = 5   # a sector stands in column a
+CH_SIDE_B = 6             # at least a sectors on side B
+CH_CLEAN_TOKENS = 7       # at least a clean breakthrough tokens
+CH_FULFILLED = 8          # at least a demand cards fulfilled in the game
+CH_BREAKTHROUGHS = 9      # at least a research breakthrough spaces covered
+CH_LEVEL_FULFILLED = 10   # the demand card of level a (0..6) fulfilled
+CH_POINTS = 11            # at least a energy points (before stars)
+N_CH_CODES = 12
+
+# Boost tokens (solo)
+TOKEN_INNOVATION = 1
+TOKEN_COLLABORATION = 2
+N_TOKENS_INNOVATION = 4
+N_TOKENS_COLLABORATION = 3
+
+# ----------------------------------------------------------------------------------------------
+# Scenario table SC (compiled by electrify_env.scenarios from configs/scenarios/*.yaml)
+# ----------------------------------------------------------------------------------------------
+_sc = _Layout("scenario table SC")
+SC_TARGET = _sc.field("SC_TARGET", 1, "energy points needed to win")
+SC_BONUS = _sc.field("SC_BONUS", 1, "bit l set: a bonus reward token on demand level l (0..6)")
+SC_BONUS_RANDOM = _sc.field("SC_BONUS_RANDOM", 1, "1: one more token on a random level R not listed")
+SC_NSTARS = _sc.field("SC_NSTARS", 1, "bonus stars")
+SC_STAR_ROUND = _sc.field("SC_STAR_ROUND", MAX_SCENARIO_STARS, "round of each star (or X of R+X)")
+SC_STAR_RPLUS = _sc.field("SC_STAR_RPLUS", MAX_SCENARIO_STARS, "1: the star sits on round R+X (R = random level, 1..7)")
+SC_STAR_POINTS = _sc.field("SC_STAR_POINTS", MAX_SCENARIO_STARS + 1, "energy points for k stars, k = 0..")
+SC_NCH = _sc.field("SC_NCH", 1, "challenges")
+SC_CH_COND = _sc.field("SC_CH_COND", MAX_CHALLENGES, "challenge condition (CH_*)")
+SC_CH_A = _sc.field("SC_CH_A", MAX_CHALLENGES, "first parameter")
+SC_CH_B = _sc.field("SC_CH_B", MAX_CHALLENGES, "second parameter")
+SC_SIZE = _sc.size
 
 # ----------------------------------------------------------------------------------------------
 # Card table T
@@ -219,7 +256,7 @@ P_CHOSEN = _p.field("P_CHOSEN", 1, "revealed sector choice this round, -1 before
 P_BOOST = _p.field("P_BOOST", 1, "boost of this round (BOOST_*)")
 P_DEMANDS_ROUND = _p.field("P_DEMANDS_ROUND", 1, "demand cards fulfilled this round")
 P_RESEARCH_TOTAL = _p.field("P_RESEARCH_TOTAL", 1, "research spaces moved in the game (statistics)")
-P_SOLO_TOKEN = _p.field("P_SOLO_TOKEN", N_SECTORS, "solo: boost token on each sector (reserved)")
+P_SOLO_TOKEN = _p.field("P_SOLO_TOKEN", N_SECTORS, "solo: boost token on each sector (TOKEN_*)")
 P_SIZE = _p.size
 
 # ----------------------------------------------------------------------------------------------
@@ -240,9 +277,20 @@ S_DISC_N = _s.field("S_DISC_N", N_DECKS, "cards in each discard pile")
 S_DISC = _s.field("S_DISC", N_DECKS * MAX_DECK, "discard piles")
 S_BASIC = _s.field("S_BASIC", MAX_BASIC, "1 where the basic card is still in the supply")
 S_DEMAND = _s.field("S_DEMAND", N_LEVELS, "demand card id in play for each level")
-S_SOLO = _s.field("S_SOLO", 16, "solo scenario registers (reserved)")
-S_STARS = _s.field("S_STARS", MAX_SCENARIO_STARS, "solo star rounds (reserved)")
-S_BAG = _s.field("S_BAG", N_BOOST_TOKENS, "solo boost-token bag (reserved)")
+S_SOLO = _s.field("S_SOLO", 1, "1 in a solo scenario game")
+S_SOLO_TARGET = _s.field("S_SOLO_TARGET", 1, "solo: energy points needed to win")
+S_SOLO_BONUS = _s.field("S_SOLO_BONUS", 1, "solo: bit l set when demand level l carries a bonus token")
+S_SOLO_RLEVEL = _s.field("S_SOLO_RLEVEL", 1, "solo: the random level R (0..6), -1 if none")
+S_SOLO_NSTARS = _s.field("S_SOLO_NSTARS", 1, "solo: bonus stars of the scenario")
+S_STAR_ROUND = _s.field("S_STAR_ROUND", MAX_SCENARIO_STARS, "solo: round of each star, ascending")
+S_STAR_STATE = _s.field("S_STAR_STATE", MAX_SCENARIO_STARS, "solo: 0 above the track, 1 claimed, 2 lost")
+S_STAR_POINTS = _s.field("S_STAR_POINTS", MAX_SCENARIO_STARS + 1, "solo: energy points for k stars")
+S_SOLO_NCH = _s.field("S_SOLO_NCH", 1, "solo: challenges of the scenario")
+S_CH_COND = _s.field("S_CH_COND", MAX_CHALLENGES, "solo: challenge condition (CH_*)")
+S_CH_A = _s.field("S_CH_A", MAX_CHALLENGES, "solo: first parameter")
+S_CH_B = _s.field("S_CH_B", MAX_CHALLENGES, "solo: second parameter")
+S_CH_MET = _s.field("S_CH_MET", MAX_CHALLENGES, "solo: 1 once the challenge is met")
+S_BAG = _s.field("S_BAG", 2, "solo: boost tokens in the bag: [innovation, collaboration]")
 S_SP = _s.field("S_SP", 1, "frames on the decision stack")
 S_STACK = _s.field("S_STACK", MAX_STACK * FRAME, "decision frames, bottom first")
 S_PLAYERS = _s.field("S_PLAYERS", MAX_PLAYERS * P_SIZE, "player blocks")
@@ -279,10 +327,13 @@ A_DISCARD = _a.field("A_DISCARD", MAX_HAND, "any time (R13): discard hand slot h
 A_DONATE = _a.field("A_DONATE", N_COLS, "any time (R13): donate a grid cube of column c to research")
 A_DISCARD_MULT = _a.field("A_DISCARD_MULT", MAX_HAND + 1, "tech pack: discard k cards for a discard multiplier (reserved)")
 A_ONGOING = _a.field("A_ONGOING", 1, "tech pack: take the ongoing follow-up (reserved)")
-A_SOLO_SWAP = _a.field("A_SOLO_SWAP", 10, "solo setup: swap two sectors' columns (reserved)")
+A_SOLO_SWAP = _a.field("A_SOLO_SWAP", 10, "solo setup: swap the columns of sector pair k (SOLO_PAIRS)")
 N_ACTIONS = _a.size
 
-LAYOUTS = (_t, _p, _s, _a)
+# the ten sector pairs of A_SOLO_SWAP, in order
+SOLO_PAIRS = tuple((i, j) for i in range(N_SECTORS) for j in range(i + 1, N_SECTORS))
+
+LAYOUTS = (_t, _sc, _p, _s, _a)
 
 
 def layout_rows() -> dict[str, list[tuple[str, int, int, str]]]:
