@@ -3,6 +3,7 @@
     electrify demo --players 4 --seed 7      play a game between random agents, print the end
     electrify cards validate PATH            check a card-set file and print a summary
     electrify soak --games 10000             random games with invariants checked every decision
+    electrify scenarios [ID]                 list the solo scenarios, or describe one
     electrify layout                         print the state / action / card-table layouts
 """
 from __future__ import annotations
@@ -60,6 +61,16 @@ def _load_cards(path):
     return load_card_set(path)
 
 
+def _cmd_scenarios(args: argparse.Namespace) -> int:
+    from .scenarios import load_scenario, scenarios_table
+
+    if args.id:
+        print(load_scenario(args.id).describe())
+    else:
+        print(scenarios_table())
+    return 0
+
+
 def _cmd_layout(args: argparse.Namespace) -> int:
     from .engine.layout import layout_markdown
 
@@ -87,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     sk.add_argument("--seed", type=int, default=0)
     sk.add_argument("--cards", default=None)
     sk.set_defaults(func=_cmd_soak)
+    sc = sub.add_parser("scenarios", help="list the solo scenarios (or describe one)")
+    sc.add_argument("id", nargs="?", default=None, help="a scenario id to describe in full")
+    sc.set_defaults(func=_cmd_scenarios)
     lay = sub.add_parser("layout", help="print the state, action and card-table layouts")
     lay.set_defaults(func=_cmd_layout)
     return ap
