@@ -17,6 +17,7 @@ from .layout import (
     P_BT, P_CARD_CHARGED, P_DEPOT, P_GRID, P_HAND_N, P_SEC_CHARGED, P_SEC_N, P_SEC_SIDE,
     S_TERMINAL, T_N_BASIC,
 )
+from .sectors import sector_has_room
 from .stack import cur_base, top
 from .turn import innovation_possible
 
@@ -61,7 +62,7 @@ def fill_mask(S, T, mask):
                 n += 1
     elif ft == FT_PLACE_SECTOR:
         for s in range(N_SECTORS):
-            if S[pb + P_SEC_N + s] < MAX_SLOTS:
+            if sector_has_room(S, pb, s):
                 mask[A_PLACE_SECTOR + s] = 1
                 n += 1
     elif ft == FT_PLACE_SLOT:

@@ -3,7 +3,8 @@ and card insertion (R7)."""
 from numba import njit
 
 from .layout import (
-    MAX_SLOTS, N_COLS, N_SECTORS, NO_CARD, P_CARD_CHARGED, P_SEC_CARD, P_SEC_COL, P_SEC_N,
+    FR_C, FRAME, FT_PLACE_SECTOR, FT_PLACE_SLOT, MAX_SLOTS, N_COLS, N_SECTORS, NO_CARD,
+    P_CARD_CHARGED, P_SEC_CARD, P_SEC_COL, P_SEC_N, S_SP, S_STACK,
 )
 
 
@@ -73,12 +74,35 @@ def sectors_right_of(S, pb, s):
 
 
 @njit(cache=True)
+def pending_placements(S, s):
+    """Cards taken but not yet placed, waiting in frames of the decision stack (a bought card
+    still being paid or placed, when an any-time action leads to an industry breakthrough):
+    all of them for ``s < 0``, else those already bound to sector ``s`` (FT_PLACE_SLOT)."""
+    n = 0
+    for i in range(S[S_SP]):
+        f = S_STACK + i * FRAME
+        if S[f] == FT_PLACE_SLOT and (s < 0 or S[f + FR_C] == s):
+            n += 1
+        elif S[f] == FT_PLACE_SECTOR and s < 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def sector_has_room(S, pb, s):
+    """R7: can sector ``s`` take the card being placed, keeping the slots of the cards already
+    bound to it?"""
+    return S[pb + P_SEC_N + s] + pending_placements(S, s) < MAX_SLOTS
+
+
+@njit(cache=True)
 def has_room(S, pb):
-    """True if some sector holds fewer than MAX_SLOTS cards."""
+    """R7/R19: is there a free slot for one more card, beyond the slots that the cards still
+    waiting to be placed need?"""
+    free = 0
     for s in range(N_SECTORS):
-        if S[pb + P_SEC_N + s] < MAX_SLOTS:
-            return True
-    return False
+        free += MAX_SLOTS - S[pb + P_SEC_N + s]
+    return free > pending_placements(S, -1)
 
 
 @njit(cache=True)
