@@ -1,6 +1,7 @@
 """The ``electrify`` command line.
 
     electrify demo --players 4 --seed 7      play a game between random agents, print the end
+    electrify demo --solo first_light        play a solo scenario with a random agent
     electrify cards validate PATH            check a card-set file and print a summary
     electrify soak --games 10000             random games with invariants checked every decision
     electrify scenarios [ID]                 list the solo scenarios, or describe one
@@ -17,10 +18,19 @@ import numpy as np
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .game import Game, play_random
 
-    game = Game(n_players=args.players, seed=args.seed, card_set=args.cards)
+    packs = [p for p in (args.tech or "").split(",") if p]
+    if args.solo:
+        game = Game(seed=args.seed, card_set=args.cards, tech_packs=packs, scenario=args.solo)
+    else:
+        game = Game(n_players=args.players, seed=args.seed, card_set=args.cards, tech_packs=packs)
     rng = np.random.default_rng(args.seed)
     play_random(game, rng)
     print(game.render(hands=False))
+    if game.is_solo:
+        r = game.solo_result()
+        print(f"\n{len(game.history)} decisions. Scenario {r['scenario']}: {r['final_score']} of "
+              f"{r['target']} points -> {'won' if r['won'] else 'lost'}")
+        return 0
     keys = game.tiebreak_keys()
     print()
     print("seat  points  breakthroughs  marker  cube value")
@@ -46,19 +56,21 @@ def _cmd_cards(args: argparse.Namespace) -> int:
 def _cmd_soak(args: argparse.Namespace) -> int:
     from .soak import soak
 
+    from .game import resolve_tech_pack
+    from .scenarios import list_scenarios
+
     players = tuple(int(x) for x in args.players.split(","))
-    res = soak(args.games, players=players, seed=args.seed, card_set=_load_cards(args.cards))
-    print(f"{res.games} games, {res.decisions} decisions, players {players}: "
-          f"{'no invariant broken' if res.ok else str(len(res.failures)) + ' failures'}")
-    for seed, n, k, msg in res.failures[:20]:
-        print(f"  seed {seed}, {n} players, decision {k}: {msg}")
-    return 0 if res.ok else 1
-
-
-def _load_cards(path):
+    packs = [resolve_tech_pack(p) for p in (args.tech or "").split(",") if p]
     from .cards import load_card_set
-
-    return load_card_set(path)
+    cards = load_card_set(args.cards, tech_packs=packs)
+    scen = list_scenarios() if args.solo == "all" else [s for s in (args.solo or "").split(",") if s]
+    res = soak(args.games, players=players, seed=args.seed, card_set=cards, scenarios=scen)
+    what = f"solo {','.join(scen)}" if scen else f"players {players}"
+    print(f"{res.games} games, {res.decisions} decisions, {what}, tech packs {list(cards.pack_names) or 'none'}: "
+          f"{'no invariant broken' if res.ok else str(len(res.failures)) + ' failures'}")
+    for seed, where, k, msg in res.failures[:20]:
+        print(f"  seed {seed}, {where}, decision {k}: {msg}")
+    return 0 if res.ok else 1
 
 
 def _cmd_scenarios(args: argparse.Namespace) -> int:
@@ -86,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=4, help="2-4 players (default 4)")
     demo.add_argument("--seed", type=int, default=7, help="game seed (default 7)")
     demo.add_argument("--cards", default=None, help="card-set YAML (default: configs/cards/base.yaml)")
+    demo.add_argument("--solo", default=None, metavar="SCENARIO", help="play a solo scenario (see `electrify scenarios`)")
+    demo.add_argument("--tech", default=None, help="tech packs to shuffle in, comma-separated (grid,market)")
     demo.set_defaults(func=_cmd_demo)
     cards = sub.add_parser("cards", help="card-set tools")
     csub = cards.add_subparsers(dest="cards_command", required=True)
@@ -97,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     sk.add_argument("--players", default="2,3,4", help="player counts to cycle through")
     sk.add_argument("--seed", type=int, default=0)
     sk.add_argument("--cards", default=None)
+    sk.add_argument("--tech", default=None, help="tech packs, comma-separated (grid,market)")
+    sk.add_argument("--solo", default=None, help="solo scenarios, comma-separated, or 'all'")
     sk.set_defaults(func=_cmd_soak)
     sc = sub.add_parser("scenarios", help="list the solo scenarios (or describe one)")
     sc.add_argument("id", nargs="?", default=None, help="a scenario id to describe in full")

@@ -25,6 +25,9 @@ FRAME_NAMES = {
     L.FT_CARD_CHOICE: "industry breakthrough: choose a free card, or forgo",
     L.FT_FLIP: "sector breakthrough: choose a side-A sector, or forgo",
     L.FT_REORDER: "after the flip: choose the next card, top to bottom",
+    L.FT_SOLO_SWAP: "solo setup: swap the starting columns of two sectors, or keep them",
+    L.FT_DISCARD_PAY: "discard multiplier: discard hand cards for this icon, then pass",
+    L.FT_ONGOING: "ongoing card: take the follow-up action or decline",
 }
 PASS_MEANING = {
     L.FT_BOOST: "forgo the boost",
@@ -35,6 +38,9 @@ PASS_MEANING = {
     L.FT_REWARD: "decline the remaining rewards",
     L.FT_CARD_CHOICE: "forgo the industry breakthrough",
     L.FT_FLIP: "forgo the sector breakthrough",
+    L.FT_SOLO_SWAP: "keep the starting columns",
+    L.FT_DISCARD_PAY: "stop discarding and use the icon",
+    L.FT_ONGOING: "decline the ongoing follow-up",
 }
 REWARD_KINDS = {L.RW_POINTS: "energy points", L.RW_CLEAN: "clean breakthrough",
                 L.RW_INDUSTRY: "industry breakthrough", L.RW_SECTOR: "sector breakthrough",
@@ -100,6 +106,11 @@ def describe_pending(game: "Game") -> str:
         head += f" (cost up to {fr[1]})"
     elif ft == L.FT_REORDER:
         head += f" on {game.cards.sector_names[fr[1]]}"
+    elif ft == L.FT_ONGOING:
+        head += f": {_face(game, fr[1])} offers up to {fr[4]} use(s)"
+    elif ft == L.FT_DISCARD_PAY:
+        below = [int(x) for x in game.state[L.S_STACK + (int(game.state[L.S_SP]) - 2) * L.FRAME:][:L.FRAME]]
+        head += f" ({below[4]} discarded so far)"
     return head
 
 
@@ -192,7 +203,12 @@ def describe_action(game: "Game", a: int) -> str:
     if a < L.A_DONATE + L.N_COLS:
         c = a - L.A_DONATE
         return f"donate a {cols[c]} grid cube to research (+{game.cards.table[L.T_COL_GRID + c]})"
-    return f"reserved id {a} (tech packs / solo)"
+    if a < L.A_ONGOING:
+        return f"discard for the multiplier (no bonus): {hand(a - L.A_DISCARD_MULT)}"
+    if a < L.A_SOLO_SWAP:
+        return "take the ongoing follow-up"
+    i, j = L.SOLO_PAIRS[a - L.A_SOLO_SWAP]
+    return f"swap the starting columns of {secs[i]} and {secs[j]}"
 
 
 def render(game: "Game", hands: bool = True) -> str:
@@ -231,7 +247,31 @@ def render(game: "Game", hands: bool = True) -> str:
         if hands:
             for h in range(int(S[pb + L.P_HAND_N])):
                 lines.append(f"    hand {h}: {_face(game, int(S[pb + L.P_HAND + h]))}")
+    if game.is_solo:
+        lines.append(_render_solo(game))
     if game.is_terminal:
-        sc = game.scores().tolist()
-        lines.append(f"Final scores: {sc}; winner(s): {game.winners()}")
+        if game.is_solo:
+            r = game.solo_result()
+            lines.append(f"Solo result: {r['score']} points + {r['star_points']} for {r['stars']} star(s) = "
+                         f"{r['final_score']} against a target of {r['target']}: {'WON' if r['won'] else 'lost'}")
+        else:
+            sc = game.scores().tolist()
+            lines.append(f"Final scores: {sc}; winner(s): {game.winners()}")
     return "\n".join(lines)
+
+
+def _render_solo(game: "Game") -> str:
+    S = game.state
+    sc = game.scenario
+    levels = [f"L{lv + 1}" for lv in range(L.N_LEVELS) if (int(S[L.S_SOLO_BONUS]) >> lv) & 1]
+    state_txt = {0: "open", 1: "claimed", 2: "lost"}
+    stars = ", ".join(f"r{int(S[L.S_STAR_ROUND + i])}:{state_txt[int(S[L.S_STAR_STATE + i])]}"
+                      for i in range(int(S[L.S_SOLO_NSTARS])))
+    ch = "; ".join(f"{sc.challenges[c][3]} [{'met' if S[L.S_CH_MET + c] else 'open'}]"
+                   for c in range(int(S[L.S_SOLO_NCH])))
+    b = L.S_PLAYERS
+    tokens = ", ".join(f"{game.cards.sector_names[s]}: {'-IC'[int(S[b + L.P_SOLO_TOKEN + s])]}"
+                       for s in range(L.N_SECTORS))
+    return (f"Solo scenario {sc.name} ({sc.gears} gears), target {sc.target}: bonus tokens on {', '.join(levels)}; "
+            f"stars {stars}\n  challenges: {ch}\n  boost tokens (I innovation, C collaboration): {tokens}; "
+            f"bag {int(S[L.S_BAG])} I + {int(S[L.S_BAG + 1])} C")

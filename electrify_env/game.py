@@ -11,13 +11,15 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .cards import CardSet, load_card_set
+from .cards import DEFAULT_CARDS_DIR, CardSet, load_card_set
 from .engine import layout as L
 from .engine.invariants import INVARIANT_MESSAGES, check_invariants
 from .engine.masks import fill_mask
 from .engine.observe import OBS_SIZE, OBS_VERSION, face_features, feature_names, observe
 from .engine.scoring import rank_keys, winners_mask
 from .engine.setup import init_state
+from .engine.solo import init_solo, solo_final_score, stars_claimed
+from .scenarios import SCENARIOS_DIR, Scenario, load_scenario
 from .engine.step import apply_action, step_checked
 from . import describe as _describe
 
@@ -51,39 +53,91 @@ def _check_seed(seed) -> int:
     return seed
 
 
-def _check_players(n_players) -> int:
+def _check_players(n_players, solo: bool) -> int:
     if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
-        raise ValueError(f"n_players must be an integer 2-4, got {n_players!r}")
-    if not 2 <= int(n_players) <= L.MAX_PLAYERS:
-        raise ValueError(f"n_players must be 2, 3 or 4 (solo play uses a scenario), got {n_players}")
-    return int(n_players)
+        raise ValueError(f"n_players must be an integer 1-4, got {n_players!r}")
+    n = int(n_players)
+    if solo and n != 1:
+        raise ValueError(f"n_players must be 1 in a solo scenario game, got {n}")
+    if not solo and not 2 <= n <= L.MAX_PLAYERS:
+        if n == 1:
+            raise ValueError("n_players=1 is solo play: give a scenario (see `electrify scenarios`)")
+        raise ValueError(f"n_players must be 2, 3 or 4 (or 1 with a scenario), got {n}")
+    return n
+
+
+def tech_pack_names() -> list[str]:
+    """Names of the shipped tech packs (``configs/cards/tech_<name>.yaml``)."""
+    return sorted(p.stem[len("tech_"):] for p in DEFAULT_CARDS_DIR.glob("tech_*.yaml"))
+
+
+def resolve_tech_pack(name_or_path: str | Path) -> Path:
+    """A shipped pack name (``grid``) or a path to a pack file."""
+    text = str(name_or_path)
+    if "/" in text or "\\" in text or text.endswith((".yaml", ".yml")):
+        return Path(text)
+    path = DEFAULT_CARDS_DIR / f"tech_{text}.yaml"
+    if not path.exists():
+        raise ValueError(f"unknown tech pack {text!r}; shipped packs: {', '.join(tech_pack_names())}")
+    return path
+
+
+def _portable(path: Path, folder: Path) -> str:
+    """A path relative to a config folder when it lies inside it (saves stay portable)."""
+    try:
+        return str(Path(path).resolve().relative_to(folder.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _unportable(text: str, folder: Path) -> Path:
+    p = Path(text)
+    return p if p.is_absolute() else folder / p
 
 
 class Game:
     """One game of Electrify.
 
     Args:
-        n_players: 2, 3 or 4.
+        n_players: 2, 3 or 4; 1 for a solo scenario (the default when ``scenario`` is given).
         seed: any integer in [0, 2**62); the whole game (deal, decks, demand cards, sector order,
-            deck rebuilds) follows from it and the actions (R25).
-        card_set: a :class:`~electrify_env.cards.CardSet`, a path to a card-set YAML file, or
-            None for the shipped base set.
+            deck rebuilds, solo tokens and random level) follows from it and the actions (R25).
+        card_set: a :class:`~electrify_env.cards.CardSet` (its tech packs included), a path to a
+            card-set YAML file, or None for the shipped base set.
+        tech_packs: tech packs to shuffle into the decks: shipped names (``"grid"``,
+            ``"market"``, see :func:`tech_pack_names`) or pack-file paths.
+        scenario: a solo scenario id (``electrify scenarios``), a path, or a
+            :class:`~electrify_env.scenarios.Scenario`; makes the game a solo game.
 
     The pending decision belongs to :attr:`current_player`; :meth:`legal_mask` lists its legal
     ids and :meth:`step` applies one.
     """
 
-    def __init__(self, n_players: int = 2, seed: int = 0, card_set: CardSet | str | Path | None = None) -> None:
-        self.cards = card_set if isinstance(card_set, CardSet) else load_card_set(card_set)
-        self.n_players = _check_players(n_players)
+    def __init__(self, n_players: int | None = None, seed: int = 0,
+                 card_set: CardSet | str | Path | None = None, tech_packs: Sequence[str | Path] = (),
+                 scenario: Scenario | str | Path | None = None) -> None:
+        if isinstance(card_set, CardSet):
+            if tech_packs:
+                raise ValueError("give tech packs either inside the CardSet or as tech_packs, not both")
+            self.cards = card_set
+        else:
+            self.cards = load_card_set(card_set, tech_packs=tuple(resolve_tech_pack(p) for p in tech_packs))
+        if scenario is not None and not isinstance(scenario, Scenario):
+            scenario = load_scenario(scenario)
+        self.scenario: Scenario | None = scenario
+        if n_players is None:
+            n_players = 1 if scenario is not None else 2
+        self.n_players = _check_players(n_players, scenario is not None)
         self.seed = _check_seed(seed)
-        self.options = 0
+        self.options = sum(1 << k for k in range(1, len(self.cards.pack_names) + 1))
         self.state = np.zeros(L.S_SIZE, dtype=np.int64)
         self.history: list[int] = []
         self._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
         self._ff = _face_table(self.cards)
         init_state(self.state, self.cards.table, np.int64(self.n_players), np.int64(self.seed),
                    np.int64(self.options))
+        if scenario is not None:
+            init_solo(self.state, scenario.table)
 
     # ---- queries -----------------------------------------------------------------------------
     @property
@@ -133,8 +187,28 @@ class Game:
         return rank_keys(self.state, self.cards.table)
 
     def winners(self) -> list[int]:
-        """Seats that win under R18 (several on a shared win).  Only meaningful at the end."""
+        """Seats that win under R18 (several on a shared win).  Only meaningful at the end.
+        In a solo game: ``[0]`` if the final score reaches the scenario's target, else ``[]``."""
+        if self.scenario is not None:
+            return [0] if self.solo_result()["won"] else []
         return [int(p) for p in np.flatnonzero(winners_mask(self.state, self.cards.table))]
+
+    @property
+    def is_solo(self) -> bool:
+        """True in a solo scenario game."""
+        return self.scenario is not None
+
+    def solo_result(self) -> dict:
+        """Solo game (R22): energy points, stars claimed, their points, the final score, the
+        target and whether it is won (final score >= target; meaningful at the end)."""
+        if self.scenario is None:
+            raise ValueError("solo_result() needs a solo scenario game")
+        score = int(self.state[L.S_PLAYERS + L.P_SCORE])
+        final = int(solo_final_score(self.state))
+        target = int(self.state[L.S_SOLO_TARGET])
+        return {"scenario": self.scenario.id, "score": score, "stars": int(stars_claimed(self.state)),
+                "star_points": final - score, "final_score": final, "target": target,
+                "won": final >= target}
 
     def check_invariants(self) -> None:
         """Raise AssertionError naming the first broken invariant, if any."""
@@ -193,6 +267,7 @@ class Game:
         g.n_players = self.n_players
         g.seed = self.seed
         g.options = self.options
+        g.scenario = self.scenario
         g.state = self.state.copy()
         g.history = list(self.history)
         g._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
@@ -205,7 +280,10 @@ class Game:
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "state_version": L.STATE_VERSION,
-            "card_set": {"paths": [str(p) for p in self.cards.paths], "hash": self.cards.hash},
+            "card_set": {"paths": [_portable(p, DEFAULT_CARDS_DIR) for p in self.cards.paths],
+                         "hash": self.cards.hash},
+            "scenario": None if self.scenario is None else {
+                "path": _portable(self.scenario.path, SCENARIOS_DIR), "hash": self.scenario.hash},
             "n_players": self.n_players,
             "seed": self.seed,
             "options": self.options,
@@ -232,17 +310,23 @@ class Game:
                              f"supported (this engine writes {SAVE_VERSION}/{L.STATE_VERSION})")
         cards = card_set
         if cards is None:
-            paths = data["card_set"]["paths"]
+            paths = [_unportable(p, DEFAULT_CARDS_DIR) for p in data["card_set"]["paths"]]
             cards = load_card_set(paths[0], tech_packs=tuple(paths[1:]))
         if cards.hash != data["card_set"]["hash"]:
             raise ValueError("the card set differs from the one the game was saved with "
                              f"(hash {cards.hash[:12]} != {data['card_set']['hash'][:12]})")
+        scenario = None
+        if data.get("scenario"):
+            scenario = load_scenario(_unportable(data["scenario"]["path"], SCENARIOS_DIR))
+            if scenario.hash != data["scenario"]["hash"]:
+                raise ValueError("the scenario differs from the one the game was saved with")
         state = np.asarray(data["state"], dtype=np.int64)
         if state.shape != (L.S_SIZE,):
             raise ValueError(f"saved state has length {state.size}, expected {L.S_SIZE}")
         g = object.__new__(cls)
         g.cards = cards
-        g.n_players = _check_players(data["n_players"])
+        g.scenario = scenario
+        g.n_players = _check_players(data["n_players"], scenario is not None)
         g.seed = _check_seed(data["seed"])
         g.options = int(data.get("options", 0))
         g.state = state
@@ -262,10 +346,11 @@ class Game:
         return cls.from_json(Path(path).read_text(), card_set)
 
     @classmethod
-    def replay(cls, actions: Iterable[int], n_players: int = 2, seed: int = 0,
-               card_set: CardSet | str | Path | None = None) -> "Game":
+    def replay(cls, actions: Iterable[int], n_players: int | None = None, seed: int = 0,
+               card_set: CardSet | str | Path | None = None, tech_packs: Sequence[str | Path] = (),
+               scenario: Scenario | str | Path | None = None) -> "Game":
         """Rebuild a game from its seed and action list (every action is checked)."""
-        g = cls(n_players=n_players, seed=seed, card_set=card_set)
+        g = cls(n_players=n_players, seed=seed, card_set=card_set, tech_packs=tech_packs, scenario=scenario)
         for a in actions:
             g.step(a)
         return g

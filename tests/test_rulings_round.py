@@ -241,7 +241,7 @@ def test_r24_illegal_id_raises_value_error_naming_id_and_decision():
 def test_r24_every_game_ends_within_a_bounded_number_of_decisions():
     from electrify_env.engine.playout import random_games
     for n in (2, 3, 4):
-        total = random_games(Game(n).cards.table, n, 1000, 20, 0)
+        total = random_games(Game(n).cards.table, np.zeros(L.SC_SIZE, np.int64), n, 1000, 20, 0)
         assert 0 < total < 20 * 20_000
 
 

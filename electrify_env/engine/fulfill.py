@@ -7,10 +7,11 @@ from .layout import (
     MAX_PRIORITY, MAX_REQ, MAX_REWARDS, MAX_SLOTS, N_SECTORS, P_CARD_CHARGED, P_CLEAN,
     P_DEMANDS_ROUND, P_DEPOT, P_FULFILLED, P_GRID, P_NFULFILLED, P_SCORE, P_SEC_CARD, P_SEC_N,
     P_SEC_SIDE, REW_SRC_DEMAND, REW_SRC_SPACE, RW_CLEAN, RW_INDUSTRY, RW_POINTS, RW_PRODUCE,
-    RW_SECTOR, S_DEMAND, T_BT_NREW, T_BT_REW_ARG, T_BT_REW_KIND, T_BT_REW_VAL, T_D_NREW,
+    RW_SECTOR, S_DEMAND, S_SOLO, S_SOLO_BONUS, T_BT_NREW, T_BT_REW_ARG, T_BT_REW_KIND, T_BT_REW_VAL, T_D_NREW,
     T_D_REQ_COL, T_D_REQ_N, T_D_REW_ARG, T_D_REW_KIND, T_D_REW_VAL, T_G_NREW, T_G_REW_ARG,
     T_G_REW_KIND, T_G_REW_VAL,
 )
+from .solo import claim_star
 from .stack import pop, push, top
 
 
@@ -41,6 +42,8 @@ def fulfill(S, T, pb, level):
     prio = 1 if S[pb + P_NFULFILLED] < MAX_PRIORITY else 0
     S[pb + P_NFULFILLED] += 1
     S[pb + P_DEMANDS_ROUND] += 1
+    if S[S_SOLO] and (S[S_SOLO_BONUS] >> level) & 1:
+        claim_star(S)  # R22: a demand card with a bonus reward token
     push(S, FT_REWARD, REW_SRC_DEMAND, d, 0, prio)
 
 

@@ -7,12 +7,11 @@ from .layout import (
     FACE_BASIC, FACE_SECTOR, FR_A, FT_PAY, FT_PLACE_SECTOR, FT_PLACE_SLOT, MAX_BASIC, MAX_DECK,
     MAX_HAND, MAX_SLOTS, MAX_STACK, N_COLS, N_ROUNDS, N_SECTORS, NO_CARD, P_DEPOT, P_GRID,
     P_HAND, P_HAND_N, P_RESEARCH, P_SCORE, P_SEC_CARD, P_SEC_COL, P_SEC_N, RESEARCH_TRACK,
-    S_BASIC, S_TERMINAL, S_DECK, S_DECK_N, S_DISC, S_DISC_N, S_NPLAYERS, S_OPTIONS, S_ROUND, S_SP, S_STACK,
+    MAX_SCENARIO_STARS, S_SOLO, S_SOLO_NSTARS, S_STAR_ROUND, S_STAR_STATE, S_BASIC, S_TERMINAL, S_DECK, S_DECK_N, S_DISC, S_DISC_N, S_NPLAYERS, S_OPTIONS, S_ROUND, S_SP, S_STACK,
     FRAME, T_IND_PACK, T_N_BASIC, T_N_IND,
 )
 from .masks import fill_mask
-from .playout import pick_random
-from .setup import init_state
+from .playout import new_game, pick_phase_first, pick_random
 from .stack import pbase
 from .step import apply_action
 
@@ -29,6 +28,8 @@ INVARIANT_MESSAGES = {
     10: "no legal action before the end of the game",
     11: "the game did not end within the decision bound",
     12: "the game ended before round 12 was over",
+    13: "a solo star was claimed after its round, or changed state twice",
+    14: "a solo star was lost before its round",
 }
 
 
@@ -116,16 +117,38 @@ def check_invariants(S, T):
 
 
 @njit(cache=True)
-def checked_random_game(S, T, mask, n_players, seed, options, max_decisions):
-    """Play one seeded random game, checking every invariant after every decision.
+def check_star_transition(S, before):
+    """Star accounting (R22): a star only goes from open to claimed (before the marker reached
+    its round) or from open to lost (once the marker reached its round), once."""
+    for i in range(S[S_SOLO_NSTARS]):
+        old = before[i]
+        new = S[S_STAR_STATE + i]
+        if old == new:
+            continue
+        if old != 0:
+            return 13
+        if new == 1 and S[S_ROUND] >= S[S_STAR_ROUND + i]:
+            return 13
+        if new == 2 and S[S_ROUND] < S[S_STAR_ROUND + i]:
+            return 14
+        before[i] = new
+    return 0
+
+
+@njit(cache=True)
+def checked_random_game(S, T, SC, mask, n_players, seed, options, max_decisions, phase_first):
+    """Play one seeded random game (solo on ``SC`` with one player), checking every invariant
+    (and, solo, the star accounting) after every decision.
 
     Returns (code, decisions): code 0 when the game ended cleanly, an INVARIANT_MESSAGES code,
     10 if a decision had an empty mask, 11 if the game did not end within ``max_decisions``,
-    12 if the game ended before round 12 was over."""
-    init_state(S, T, n_players, seed, options)
+    12 if the game ended before round 12 was over.  ``phase_first`` prefers the pending
+    decision's own actions over the any-time ones (see ``pick_phase_first``)."""
+    new_game(S, T, SC, n_players, seed, options)
     code = check_invariants(S, T)
     if code:
         return code, 0
+    stars = S[S_STAR_STATE:S_STAR_STATE + MAX_SCENARIO_STARS].copy()
     k = 0
     while S[S_TERMINAL] == 0:
         n = fill_mask(S, T, mask)
@@ -133,9 +156,12 @@ def checked_random_game(S, T, mask, n_players, seed, options, max_decisions):
             return 10, k
         if k >= max_decisions:
             return 11, k
-        apply_action(S, T, pick_random(S, mask, n))
+        a = pick_phase_first(S, mask, n) if phase_first else pick_random(S, mask, n)
+        apply_action(S, T, a)
         k += 1
         code = check_invariants(S, T)
+        if code == 0 and S[S_SOLO]:
+            code = check_star_transition(S, stars)
         if code:
             return code, k
     if S[S_ROUND] != N_ROUNDS:

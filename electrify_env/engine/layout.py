@@ -209,7 +209,8 @@ FT_PLACE_SLOT = 6    # a=face, b=mode, c=sector: insertion slot
 FT_CHARGE = 7        # * step 3
 FT_DISCHARGE = 8     # pick the next charged sector or card
 FT_ITEM = 9          # a=face, b=sector, c=used-icon mask: pick an icon or finish the item
-FT_ICON = 10         # a=face, b=sector, c=icon, d=uses left, e=invest queue bits, f=queue length
+FT_ICON = 10         # a=face, b=sector, c=icon (+ICON_FOLLOW_UP), d=uses left, e=invest queue bits,
+                     # f=queue length, g=uses performed
 FT_BT_PICK = 11      # cover a research breakthrough space
 FT_RESEARCH = 12     # * a=research movement still to apply
 FT_FULFILL = 13      # pick a demand card or end Fulfill
@@ -218,7 +219,12 @@ FT_CARD_CHOICE = 15  # industry breakthrough: a=max cost; pick a card or forgo
 FT_FLIP = 16         # sector breakthrough: pick a side-A sector or forgo
 FT_REORDER = 17      # a=sector, b=picked mask, c=order (3 bits a pick), d=picks made
 FT_TURN_END = 18     # * step 6 and hand-over to the next player / round
-N_FRAME_TYPES = 19
+FT_SOLO_SWAP = 19    # solo setup: swap two sectors' starting columns, or pass
+FT_DISCARD_PAY = 20  # discard multiplier: discard hand cards for the icon below, then done
+FT_ONGOING = 21      # ongoing card: a=face, b=sector, c=icon, d=uses: take the follow-up or pass
+N_FRAME_TYPES = 22
+
+ICON_FOLLOW_UP = 8   # added to FT_ICON's icon index: an ongoing follow-up (uses ARG2's action)
 
 REW_SRC_DEMAND = 0
 REW_SRC_SPACE = 1
@@ -325,13 +331,15 @@ A_FLIP = _a.field("A_FLIP", N_SECTORS, "sector breakthrough: flip sector s to si
 A_REORDER = _a.field("A_REORDER", MAX_SLOTS, "after a flip: the card from old slot k goes next")
 A_DISCARD = _a.field("A_DISCARD", MAX_HAND, "any time (R13): discard hand slot h for its bonus")
 A_DONATE = _a.field("A_DONATE", N_COLS, "any time (R13): donate a grid cube of column c to research")
-A_DISCARD_MULT = _a.field("A_DISCARD_MULT", MAX_HAND + 1, "tech pack: discard k cards for a discard multiplier (reserved)")
-A_ONGOING = _a.field("A_ONGOING", 1, "tech pack: take the ongoing follow-up (reserved)")
+A_DISCARD_MULT = _a.field("A_DISCARD_MULT", MAX_HAND, "tech pack: discard hand slot h to raise the discard multiplier (pass = done)")
+A_ONGOING = _a.field("A_ONGOING", 1, "tech pack: take the ongoing follow-up")
 A_SOLO_SWAP = _a.field("A_SOLO_SWAP", 10, "solo setup: swap the columns of sector pair k (SOLO_PAIRS)")
 N_ACTIONS = _a.size
 
 # the ten sector pairs of A_SOLO_SWAP, in order
 SOLO_PAIRS = tuple((i, j) for i in range(N_SECTORS) for j in range(i + 1, N_SECTORS))
+SOLO_PAIRS_I = tuple(i for i, _ in SOLO_PAIRS)
+SOLO_PAIRS_J = tuple(j for _, j in SOLO_PAIRS)
 
 LAYOUTS = (_t, _sc, _p, _s, _a)
 

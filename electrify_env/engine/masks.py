@@ -8,7 +8,8 @@ from .discharge import icon_action, icon_ok, use_ok
 from .fulfill import demand_ok, reorder_ok, reward_ok
 from .layout import (
     A_BOOST, A_BT, A_CARD_BASIC, A_CARD_HAND, A_DEVELOP, A_DIS_CARD, A_DIS_SECTOR, A_DISCARD,
-    A_DONATE, A_FLIP, A_FULFILL, A_ICON, A_INVEST, A_PASS, A_PAY, A_PLACE_SECTOR, A_PLACE_SLOT,
+    A_DISCARD_MULT, A_DONATE, A_FLIP, A_ONGOING, A_SOLO_SWAP, FT_DISCARD_PAY, FT_ONGOING,
+    FT_SOLO_SWAP, SOLO_PAIRS_I, A_FULFILL, A_ICON, A_INVEST, A_PASS, A_PAY, A_PLACE_SECTOR, A_PLACE_SLOT,
     A_PLAN, A_PLAN_MOVE, A_PRODUCE, A_REORDER, A_RESEARCH, A_REWARD, A_TRANSMIT, ACT_DEVELOP,
     ACT_INVEST, ACT_PLAN, ACT_PRODUCE, ACT_RESEARCH, ACT_TRANSMIT, FR_A, FT_ACQUIRE, FT_BOOST,
     FT_BT_PICK, FT_CARD_CHOICE, FT_DISCHARGE, FT_FLIP, FT_FULFILL, FT_ICON, FT_ITEM, FT_PAY,
@@ -148,6 +149,21 @@ def fill_mask(S, T, mask):
             if reorder_ok(S, pb, k):
                 mask[A_REORDER + k] = 1
                 n += 1
+    elif ft == FT_SOLO_SWAP:
+        mask[A_PASS] = 1
+        for k in range(len(SOLO_PAIRS_I)):
+            mask[A_SOLO_SWAP + k] = 1
+        n += 1 + len(SOLO_PAIRS_I)
+    elif ft == FT_DISCARD_PAY:
+        mask[A_PASS] = 1
+        n += 1
+        for h in range(S[pb + P_HAND_N]):
+            mask[A_DISCARD_MULT + h] = 1
+            n += 1
+    elif ft == FT_ONGOING:
+        mask[A_PASS] = 1
+        mask[A_ONGOING] = 1
+        n += 2
     # R13: any time, at every decision
     for h in range(S[pb + P_HAND_N]):
         mask[A_DISCARD + h] = 1

@@ -11,7 +11,7 @@ from numba import njit
 
 from .layout import (
     _Layout, ACT_DEVELOP, ACT_INVEST, ACT_PLAN, ACT_PRODUCE, ACT_RESEARCH, ACT_TRANSMIT,
-    ARROW_DOWN, ARROW_LEFT, ARROW_UP, FACE_BASIC, FR_A, FR_B, FR_C, FR_D, FT_ICON, FT_ITEM,
+    ACT_ONGOING, MULT_DISCARD, MULT_SECTORS, ARROW_DOWN, ARROW_LEFT, ARROW_UP, FACE_BASIC, FR_A, FR_B, FR_C, FR_D, FT_ICON, FT_ITEM,
     FT_PAY, FT_PLACE_SECTOR, FT_PLACE_SLOT, FT_CARD_CHOICE, FT_REWARD, KIND_BASIC,
     KIND_INFRASTRUCTURE, KIND_PRODUCTION, KIND_SECTOR, MAX_BASIC, MAX_DECK, MAX_HAND, MAX_ICONS,
     MAX_PLAYERS, MAX_REQ, MAX_REWARDS, MAX_SLOTS, MULT_CLEAN, MULT_DIRTY, MULT_SIMPLE,
@@ -22,7 +22,9 @@ from .layout import (
     S_BASIC, S_CUR, S_DECK_N, S_DEMAND, S_DISC_N, S_NPLAYERS, S_ROUND, S_SP, S_STACK, FRAME,
     T_D_NREW, T_D_REQ_COL, T_D_REQ_N, T_D_REW_KIND, T_D_REW_VAL, T_F_ARROWS, T_F_COST,
     T_F_ICON_ACT, T_F_ICON_ARG, T_F_ICON_MK, T_F_ICON_MV, T_F_KIND, T_F_NICONS, MAX_FACES,
-    FACE_SECTOR,
+    FACE_SECTOR, FT_DISCARD_PAY, FT_ONGOING, ICON_FOLLOW_UP, MAX_CHALLENGES, MAX_SCENARIO_STARS,
+    N_CH_CODES, P_SOLO_TOKEN, S_BAG, S_CH_A, S_CH_COND, S_CH_MET, S_SOLO, S_SOLO_BONUS, S_SOLO_NCH,
+    S_SOLO_NSTARS, S_SOLO_TARGET, S_STAR_POINTS, S_STAR_ROUND, S_STAR_STATE,
 )
 from .research import covered_count
 from .stack import pbase
@@ -40,12 +42,13 @@ FF_ARROW = _ff.field("arrow", 3, "arrows left, up, down")
 FF_ACT = _ff.field("act", 3 * len(_ACTS), "per action: simple value / 3, clean icon, dirty icon")
 FF_PROD_COL = _ff.field("produce_col", 1, "mean printed produce column / 6")
 FF_PROD_HERE = _ff.field("produce_here", 1, "has a produce-here icon")
+FF_TECH = _ff.field("tech", 3, "sectors-multiplier icons, discard-multiplier icons, ongoing icons")
 NF = _ff.size
 FACE_FEATURE_NAMES = (
     ["present", "cost", "kind_production", "kind_infrastructure", "kind_basic", "kind_sector",
      "arrow_left", "arrow_up", "arrow_down"]
     + [f"{name}_{m}" for _, name in _ACTS for m in ("simple", "clean", "dirty")]
-    + ["produce_col", "produce_here"]
+    + ["produce_col", "produce_here", "mult_sectors", "mult_discard", "ongoing"]
 )
 
 
@@ -78,6 +81,12 @@ def face_features(T):
                     FF[f, FF_ACT + 3 * j + 1] += 1.0
                 elif mk == MULT_DIRTY:
                     FF[f, FF_ACT + 3 * j + 2] += 1.0
+                elif mk == MULT_SECTORS:
+                    FF[f, FF_TECH] += 1.0
+                elif mk == MULT_DISCARD:
+                    FF[f, FF_TECH + 1] += 1.0
+            if act == ACT_ONGOING:
+                FF[f, FF_TECH + 2] += 1.0
             if act == ACT_PRODUCE:
                 if T[T_F_ICON_ARG + o] == PRODUCE_HERE:
                     FF[f, FF_PROD_HERE] = 1.0
@@ -103,6 +112,12 @@ O_PEND_ICON = _o.field("pending_icon", MAX_ICONS, "icon being used (one-hot)")
 O_PEND_NUM = _o.field("pending_num", 4, "uses left / 10, value owed / 10, reward budget / 8, reward slots taken / 6")
 O_HAND = _o.field("hand", MAX_HAND * NF, "own hand cards (ascending ids)")
 O_OWN_PLAN = _o.field("own_plan", N_SECTORS, "own secret sector choice this round")
+O_SOLO = _o.field("solo", 2, "solo game; target / 60")
+O_SOLO_BONUS = _o.field("solo_bonus", N_LEVELS, "bonus reward token on the demand level")
+O_STARS = _o.field("stars", 3 * MAX_SCENARIO_STARS, "per star: round / 12, still above the track, claimed")
+O_STAR_POINTS = _o.field("star_points", 2, "points of the stars claimed / 20; of one more star / 20")
+O_CH = _o.field("challenges", MAX_CHALLENGES * (N_CH_CODES + 2), "per challenge: condition one-hot, parameter / 10, met")
+O_TOKENS = _o.field("tokens", 2 * N_SECTORS + 2, "boost token on each sector (innovation, collaboration); bag / 3")
 _PLAYER_FIELDS = (
     ("depot", N_COLS, "depot cubes / 10"),
     ("grid", N_COLS, "grid cubes / 10"),
@@ -165,6 +180,14 @@ def feature_names():
     names += ["pending_uses_left", "pending_owed", "pending_budget", "pending_rewards_taken"]
     names += [f"hand{h}_{n}" for h in range(MAX_HAND) for n in FACE_FEATURE_NAMES]
     names += [f"own_plan_s{s}" for s in range(N_SECTORS)]
+    names += ["solo", "solo_target"]
+    names += [f"solo_bonus_L{lv + 1}" for lv in range(N_LEVELS)]
+    names += [f"star{i}_{x}" for i in range(MAX_SCENARIO_STARS) for x in ("round", "open", "claimed")]
+    names += ["star_points_claimed", "star_points_next"]
+    names += [f"challenge{c}_{x}" for c in range(MAX_CHALLENGES)
+              for x in [f"cond{k}" for k in range(N_CH_CODES)] + ["param", "met"]]
+    names += [f"token_s{s}_{x}" for s in range(N_SECTORS) for x in ("innovation", "collaboration")]
+    names += ["bag_innovation", "bag_collaboration"]
     for k in range(MAX_PLAYERS):
         pre = f"p{k}_"
         names += [pre + f"depot_c{c}" for c in range(N_COLS)]
@@ -192,6 +215,36 @@ def _put_face(out, off, FF, face):
         return
     for j in range(NF):
         out[off + j] = FF[face, j]
+
+
+@njit(cache=True)
+def _observe_solo(S, out):
+    out[O_SOLO] = 1.0
+    out[O_SOLO + 1] = S[S_SOLO_TARGET] / 60.0
+    for lv in range(N_LEVELS):
+        out[O_SOLO_BONUS + lv] = (S[S_SOLO_BONUS] >> lv) & 1
+    claimed = 0
+    for i in range(S[S_SOLO_NSTARS]):
+        out[O_STARS + 3 * i] = S[S_STAR_ROUND + i] / N_ROUNDS
+        out[O_STARS + 3 * i + 1] = 1.0 if S[S_STAR_STATE + i] == 0 else 0.0
+        out[O_STARS + 3 * i + 2] = 1.0 if S[S_STAR_STATE + i] == 1 else 0.0
+        if S[S_STAR_STATE + i] == 1:
+            claimed += 1
+    out[O_STAR_POINTS] = S[S_STAR_POINTS + claimed] / 20.0
+    if claimed < S[S_SOLO_NSTARS]:
+        out[O_STAR_POINTS + 1] = S[S_STAR_POINTS + claimed + 1] / 20.0
+    for c in range(S[S_SOLO_NCH]):
+        o = O_CH + c * (N_CH_CODES + 2)
+        out[o + S[S_CH_COND + c]] = 1.0
+        out[o + N_CH_CODES] = S[S_CH_A + c] / 10.0
+        out[o + N_CH_CODES + 1] = S[S_CH_MET + c]
+    pb = pbase(0)
+    for s in range(N_SECTORS):
+        tok = S[pb + P_SOLO_TOKEN + s]
+        if tok > 0:
+            out[O_TOKENS + 2 * s + tok - 1] = 1.0
+    out[O_TOKENS + 2 * N_SECTORS] = S[S_BAG] / 3.0
+    out[O_TOKENS + 2 * N_SECTORS + 1] = S[S_BAG + 1] / 3.0
 
 
 @njit(cache=True)
@@ -238,12 +291,18 @@ def observe(S, T, FF, p, out):
         if ft == FT_ITEM or ft == FT_ICON or ft == FT_PAY or ft == FT_PLACE_SECTOR or ft == FT_PLACE_SLOT:
             _put_face(out, O_PEND_FACE, FF, S[t + FR_A])
         if ft == FT_ICON:
-            out[O_PEND_ICON + S[t + FR_C]] = 1.0
+            out[O_PEND_ICON + S[t + FR_C] % ICON_FOLLOW_UP] = 1.0
             out[O_PEND_NUM] = S[t + FR_D] / 10.0
         if ft == FT_PAY:
             out[O_PEND_NUM + 1] = S[t + FR_B] / 10.0
         if ft == FT_CARD_CHOICE:
             out[O_PEND_NUM + 2] = S[t + FR_A] / 8.0
+        if ft == FT_ONGOING:
+            _put_face(out, O_PEND_FACE, FF, S[t + FR_A])
+            out[O_PEND_NUM] = S[t + FR_D] / 10.0
+        if ft == FT_DISCARD_PAY:
+            out[O_PEND_NUM] = S[t - FRAME + FR_D] / 10.0
+            _put_face(out, O_PEND_FACE, FF, S[t - FRAME + FR_A])
         if ft == FT_REWARD:
             c = S[t + FR_C]
             k = 0
@@ -251,6 +310,8 @@ def observe(S, T, FF, p, out):
                 k += c & 1
                 c >>= 1
             out[O_PEND_NUM + 3] = k / 6.0
+    if S[S_SOLO]:
+        _observe_solo(S, out)
     pbo = pbase(p)
     for h in range(S[pbo + P_HAND_N]):
         _put_face(out, O_HAND + h * NF, FF, S[pbo + P_HAND + h])

@@ -2,10 +2,11 @@
 import numpy as np
 from numba import njit
 
-from .layout import N_ACTIONS, S_SIZE, S_TERMINAL
+from .layout import A_DISCARD, A_DISCARD_MULT, N_ACTIONS, S_SIZE, S_TERMINAL
 from .masks import fill_mask
 from .rng import rng_below
 from .setup import init_state
+from .solo import init_solo
 from .step import apply_action
 
 MAX_DECISIONS = 200_000  # far above any real game; a game that reaches it is a bug (R24)
@@ -17,6 +18,29 @@ def pick_random(S, mask, n):
     r = rng_below(S, n)
     for a in range(mask.shape[0]):
         if mask[a]:
+            if r == 0:
+                return a
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def pick_phase_first(S, mask, n):
+    """A legal id drawn with the state's generator, preferring (7 times in 8) the actions of the
+    pending decision over the any-time discards and donations of R13, so random games get deep
+    into the rules instead of throwing their hands away."""
+    if rng_below(S, 8) == 0:
+        return pick_random(S, mask, n)
+    m = 0
+    for a in range(A_DISCARD):
+        m += mask[a]
+    for a in range(A_DISCARD_MULT, mask.shape[0]):
+        m += mask[a]
+    if m == 0:
+        return pick_random(S, mask, n)
+    r = rng_below(S, m)
+    for a in range(mask.shape[0]):
+        if mask[a] and (a < A_DISCARD or a >= A_DISCARD_MULT):
             if r == 0:
                 return a
             r -= 1
@@ -38,12 +62,21 @@ def random_playout(S, T, mask):
 
 
 @njit(cache=True)
-def random_games(T, n_players, seed0, n_games, options):
-    """Play ``n_games`` seeded random games; return the total number of decisions."""
+def new_game(S, T, SC, n_players, seed, options):
+    """Set up a game in ``S``: with one player, the solo scenario ``SC`` is laid out too."""
+    init_state(S, T, n_players, seed, options)
+    if n_players == 1:
+        init_solo(S, SC)
+
+
+@njit(cache=True)
+def random_games(T, SC, n_players, seed0, n_games, options):
+    """Play ``n_games`` seeded random games (solo on scenario ``SC`` when ``n_players == 1``;
+    ``SC`` is ignored otherwise); return the total number of decisions."""
     S = np.zeros(S_SIZE, dtype=np.int64)
     mask = np.zeros(N_ACTIONS, dtype=np.uint8)
     total = 0
     for g in range(n_games):
-        init_state(S, T, n_players, seed0 + g, options)
+        new_game(S, T, SC, n_players, seed0 + g, options)
         total += random_playout(S, T, mask)
     return total

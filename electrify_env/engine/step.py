@@ -7,21 +7,22 @@ from .acquire import any_card_ok, finish_place, pay_cube, place_sector, place_sl
 from .cards import hand_remove, to_discard
 from .charge import do_charge
 from .discharge import (
-    any_charged, discharge_card, discharge_sector, end_icon, item_exhausted, start_icon,
-    use_icon,
+    any_charged, discard_for_multiplier, discharge_card, discharge_sector, end_icon,
+    item_exhausted, start_icon, take_ongoing, use_icon,
 )
 from .fulfill import any_side_a, flip, fulfill, reorder_finish, reorder_pick, rewards_done, take_reward
 from .layout import (
     A_BOOST, A_BT, A_CARD_BASIC, A_CARD_HAND, A_DEVELOP, A_DIS_CARD, A_DIS_SECTOR, A_DISCARD,
-    A_DONATE, A_FLIP, A_FULFILL, A_ICON, A_INVEST, A_PASS, A_PAY, A_PLACE_SECTOR, A_PLACE_SLOT,
+    A_DISCARD_MULT, A_DONATE, A_FLIP, A_ONGOING, A_SOLO_SWAP, A_FULFILL, A_ICON, A_INVEST, A_PASS, A_PAY, A_PLACE_SECTOR, A_PLACE_SLOT,
     A_PLAN, A_PLAN_MOVE, A_PRODUCE, A_REORDER, A_RESEARCH, A_REWARD, A_TRANSMIT, ACT_DEVELOP,
     ACT_INVEST, ACT_PLAN, ACT_PRODUCE, ACT_RESEARCH, ACT_TRANSMIT, BOOST_INNOVATION, FR_A, FR_B,
     FR_C, FR_D, FT_BOOST, FT_CARD_CHOICE, FT_CHARGE, FT_DISCHARGE, FT_FLIP, FT_ICON, FT_ITEM,
     FT_PLACE_SLOT, FT_REORDER, FT_RESEARCH, FT_REWARD, FT_TURN_END, MAX_SLOTS, N_ACTIONS,
-    N_COLS, P_DEPOT, P_GRID, P_HAND, P_SEC_N, S_DECISIONS, S_TERMINAL, T_COL_GRID, T_IND_DECK,
+    N_COLS, P_DEPOT, P_GRID, P_HAND, P_SEC_N, S_DECISIONS, S_SOLO, S_TERMINAL, T_COL_GRID, T_IND_DECK,
 )
 from .masks import fill_mask
 from .research import cover_space, research_advance, resume_research
+from .solo import check_challenges, solo_swap
 from .stack import cur_base, pop, top
 from .turn import choose_plan, innovation_possible, take_boost, turn_end
 
@@ -47,7 +48,7 @@ def advance(S, T):
         elif ft == FT_ITEM and item_exhausted(S, T):
             pop(S)
         elif ft == FT_ICON and S[t + FR_D] <= 0:
-            end_icon(S, pb)
+            end_icon(S, T, pb)
         elif ft == FT_PLACE_SLOT and S[pb + P_SEC_N + S[t + FR_C]] == 0:
             face = S[t + FR_A]
             mode = S[t + FR_B]
@@ -63,7 +64,11 @@ def advance(S, T):
         elif ft == FT_FLIP and not any_side_a(S, pb):
             pop(S)  # R19: no side-A sector left
         else:
+            if S[S_SOLO]:
+                check_challenges(S, T)
             return
+    if S[S_SOLO]:
+        check_challenges(S, T)
 
 
 @njit(cache=True)
@@ -73,7 +78,7 @@ def apply_action(S, T, a):
     ft = S[top(S)]
     if a == A_PASS:
         if ft == FT_ICON:
-            end_icon(S, pb)
+            end_icon(S, T, pb)
         else:
             pop(S)
     elif a < A_BOOST:
@@ -126,10 +131,16 @@ def apply_action(S, T, a):
             S[pb + P_DEPOT + 0] += 1
         else:
             research_advance(S, pb, 1)
-    elif a < A_DONATE + N_COLS:
+    elif a < A_DISCARD_MULT:
         c = a - A_DONATE
         S[pb + P_GRID + c] -= 1
         research_advance(S, pb, T[T_COL_GRID + c])
+    elif a < A_ONGOING:
+        discard_for_multiplier(S, T, pb, a - A_DISCARD_MULT)
+    elif a < A_SOLO_SWAP:
+        take_ongoing(S)
+    else:
+        solo_swap(S, a - A_SOLO_SWAP)
     S[S_DECISIONS] += 1
     advance(S, T)
 

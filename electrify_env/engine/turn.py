@@ -5,10 +5,11 @@ from numba import njit
 from .layout import (
     BOOST_COLLABORATION, BOOST_INNOVATION, BOOST_NONE, FR_A, FT_ACQUIRE, FT_BOOST, FT_CHARGE,
     FT_DISCHARGE, FT_FULFILL, FT_PLAN, FT_TURN_END, N_ROUNDS, P_BOOST, P_CHOSEN, P_DEMANDS_ROUND,
-    P_PLAN, P_SEC_COL, S_CUR, S_NPLAYERS, S_ROUND, S_TERMINAL,
+    P_PLAN, P_SEC_COL, S_CUR, S_NPLAYERS, S_ROUND, S_SOLO, S_TERMINAL, TOKEN_INNOVATION,
 )
 from .research import research_advance
 from .sectors import can_move, move_sector
+from .solo import lose_stars, solo_boost
 from .stack import pbase, pop, push, top
 
 
@@ -36,7 +37,8 @@ def start_plan(S):
 @njit(cache=True)
 def reveal(S):
     """All dials are down: advance the round marker, reveal the choices and set each player's
-    boost (R4), then start the lead visionary's turn."""
+    boost (R4; solo: stars under the marker are lost and the boost comes from the token bag,
+    R21, R22), then start the lead visionary's turn."""
     n = S[S_NPLAYERS]
     S[S_ROUND] += 1
     for p in range(n):
@@ -44,6 +46,13 @@ def reveal(S):
         S[pb + P_CHOSEN] = S[pb + P_PLAN]
         S[pb + P_PLAN] = -1
         S[pb + P_DEMANDS_ROUND] = 0
+    if S[S_SOLO]:
+        lose_stars(S)
+        pb = pbase(0)
+        drawn = solo_boost(S, S[pb + P_CHOSEN])
+        S[pb + P_BOOST] = BOOST_INNOVATION if drawn == TOKEN_INNOVATION else BOOST_COLLABORATION
+        start_turn(S, 0)
+        return
     for p in range(n):
         pb = pbase(p)
         same = False
