@@ -1,0 +1,66 @@
+"""Metadata saved beside a trained policy, so that a policy is never run on an observation
+layout, action space or card set it was not trained for.
+
+A policy file ``x.zip`` (MaskablePPO) has a sidecar ``x.meta.json`` written by
+:func:`save_policy_metadata`; :func:`load_policy_metadata` reads it and :func:`check_compatible`
+refuses, with a message saying what differs, a policy saved for another layout.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .engine.layout import N_ACTIONS, STATE_VERSION
+from .engine.observe import OBS_SIZE, OBS_VERSION
+
+FORMAT = "electrify-policy"
+VERSION = 1
+
+
+class PolicyMismatchError(ValueError):
+    """A saved policy does not fit this engine's observation layout, action space or card set."""
+
+
+def meta_path(policy_path: str | Path) -> Path:
+    """``x.zip`` -> ``x.meta.json``."""
+    p = Path(policy_path)
+    return p.with_name(p.name[:-4] + ".meta.json" if p.name.endswith(".zip") else p.name + ".meta.json")
+
+
+def policy_metadata(card_set_hash: str, env_id: str, **extra) -> dict:
+    """The metadata of a policy trained now: layout versions and sizes, card-set hash, env id,
+    plus any ``extra`` fields (scenario, players, training steps, ...)."""
+    return {"format": FORMAT, "version": VERSION, "obs_version": OBS_VERSION, "obs_size": OBS_SIZE,
+            "n_actions": N_ACTIONS, "state_version": STATE_VERSION, "card_set_hash": card_set_hash,
+            "env_id": env_id, **extra}
+
+
+def save_policy_metadata(policy_path: str | Path, meta: dict) -> Path:
+    """Write the sidecar JSON of ``policy_path``; return its path."""
+    path = meta_path(policy_path)
+    path.write_text(json.dumps(meta, indent=2, sort_keys=True))
+    return path
+
+
+def load_policy_metadata(policy_path: str | Path) -> dict:
+    """Read the sidecar of ``policy_path``; a missing or foreign file is a PolicyMismatchError."""
+    path = meta_path(policy_path)
+    if not path.exists():
+        raise PolicyMismatchError(f"{policy_path}: no metadata file {path.name} beside the policy; "
+                                  "it was not saved by electrify's training code")
+    meta = json.loads(path.read_text())
+    if meta.get("format") != FORMAT:
+        raise PolicyMismatchError(f"{path}: not an electrify policy metadata file")
+    return meta
+
+
+def check_compatible(meta: dict, card_set_hash: str | None = None, where: str = "policy") -> None:
+    """Raise PolicyMismatchError naming every field in which ``meta`` differs from this engine
+    (observation version and size, action count) and, if given, the card set."""
+    want = {"obs_version": OBS_VERSION, "obs_size": OBS_SIZE, "n_actions": N_ACTIONS}
+    if card_set_hash is not None:
+        want["card_set_hash"] = card_set_hash
+    bad = [f"{k}: saved {meta.get(k)!r}, this engine {v!r}" for k, v in want.items() if meta.get(k) != v]
+    if bad:
+        raise PolicyMismatchError(f"{where} was saved for another layout ({'; '.join(bad)}); "
+                                  "retrain it or use the electrify-env version it was trained with")
