@@ -267,11 +267,12 @@ def _render_solo(game: "Game") -> str:
     state_txt = {0: "open", 1: "claimed", 2: "lost"}
     stars = ", ".join(f"r{int(S[L.S_STAR_ROUND + i])}:{state_txt[int(S[L.S_STAR_STATE + i])]}"
                       for i in range(int(S[L.S_SOLO_NSTARS])))
-    ch = "; ".join(f"{sc.challenges[c][3]} [{'met' if S[L.S_CH_MET + c] else 'open'}]"
+    ch = "; ".join(f"{sc.challenges[c][3] if sc else 'challenge %d' % c} [{'met' if S[L.S_CH_MET + c] else 'open'}]"
                    for c in range(int(S[L.S_SOLO_NCH])))
     b = L.S_PLAYERS
     tokens = ", ".join(f"{game.cards.sector_names[s]}: {'-IC'[int(S[b + L.P_SOLO_TOKEN + s])]}"
                        for s in range(L.N_SECTORS))
-    return (f"Solo scenario {sc.name} ({sc.gears} gears), target {sc.target}: bonus tokens on {', '.join(levels)}; "
+    title = f"{sc.name} ({sc.gears} gears)" if sc else "(custom)"
+    return (f"Solo scenario {title}, target {int(S[L.S_SOLO_TARGET])}: bonus tokens on {', '.join(levels)}; "
             f"stars {stars}\n  challenges: {ch}\n  boost tokens (I innovation, C collaboration): {tokens}; "
             f"bag {int(S[L.S_BAG])} I + {int(S[L.S_BAG + 1])} C")

@@ -189,24 +189,24 @@ class Game:
     def winners(self) -> list[int]:
         """Seats that win under R18 (several on a shared win).  Only meaningful at the end.
         In a solo game: ``[0]`` if the final score reaches the scenario's target, else ``[]``."""
-        if self.scenario is not None:
+        if self.is_solo:
             return [0] if self.solo_result()["won"] else []
         return [int(p) for p in np.flatnonzero(winners_mask(self.state, self.cards.table))]
 
     @property
     def is_solo(self) -> bool:
         """True in a solo scenario game."""
-        return self.scenario is not None
+        return bool(self.state[L.S_SOLO])
 
     def solo_result(self) -> dict:
         """Solo game (R22): energy points, stars claimed, their points, the final score, the
         target and whether it is won (final score >= target; meaningful at the end)."""
-        if self.scenario is None:
+        if not self.is_solo:
             raise ValueError("solo_result() needs a solo scenario game")
         score = int(self.state[L.S_PLAYERS + L.P_SCORE])
         final = int(solo_final_score(self.state))
         target = int(self.state[L.S_SOLO_TARGET])
-        return {"scenario": self.scenario.id, "score": score, "stars": int(stars_claimed(self.state)),
+        return {"scenario": self.scenario.id if self.scenario else None, "score": score, "stars": int(stars_claimed(self.state)),
                 "star_points": final - score, "final_score": final, "target": target,
                 "won": final >= target}
 

@@ -146,3 +146,50 @@ def test_observation_shape_names_and_range():
             lo, hi = min(lo, o.min()), max(hi, o.max())
         g.step(int(rng.choice(g.legal_actions())))
     assert lo >= 0.0 and hi <= 4.0
+
+
+@pytest.mark.parametrize("scenario", ["first_light", "steady_current", "green_shoots", "research_grant",
+                                      "long_haul", "peak_load", "blackout", "net_zero"])
+def test_solo_playouts_keep_invariants_and_star_accounting(scenario):
+    res = soak(60, seed=7, scenarios=[scenario], progress=False)
+    assert res.ok, res.failures[:5]
+
+
+@pytest.mark.parametrize("packs", [("grid",), ("market",), ("grid", "market")])
+def test_tech_pack_playouts_keep_invariants(packs):
+    from electrify_env.game import resolve_tech_pack
+    cards = load_card_set(None, tech_packs=tuple(resolve_tech_pack(p) for p in packs))
+    res = soak(150, players=(2, 3, 4), seed=99, card_set=cards, progress=False)
+    assert res.ok, res.failures[:5]
+
+
+def test_star_accounting_check_catches_a_late_claim():
+    from electrify_env.engine.invariants import check_star_transition
+    g = Game(scenario="first_light", seed=0)
+    S = g.state
+    before = S[L.S_STAR_STATE:L.S_STAR_STATE + L.MAX_SCENARIO_STARS].copy()
+    S[L.S_ROUND] = S[L.S_STAR_ROUND]          # the marker reached the first star
+    S[L.S_STAR_STATE] = 1                     # and it is claimed now: too late
+    assert check_star_transition(S, before) == 13
+    before2 = before.copy()
+    S[L.S_STAR_STATE] = 2
+    S[L.S_ROUND] = 0
+    assert check_star_transition(S, before2) == 14
+
+
+def test_solo_games_save_load_and_replay(tmp_path):
+    rng = np.random.default_rng(1)
+    g = Game(scenario="peak_load", seed=4, tech_packs=("grid",))
+    for _ in range(60):
+        g.step(int(rng.choice(g.legal_actions())))
+    assert not g.is_terminal
+    g.save(tmp_path / "solo.json")
+    h = Game.load(tmp_path / "solo.json")
+    assert h.same_as(g) and h.scenario.id == "peak_load" and h.cards.pack_names == g.cards.pack_names
+    while not g.is_terminal:
+        a = int(rng.choice(g.legal_actions()))
+        g.step(a)
+        h.step(a)
+    assert h.same_as(g) and h.solo_result() == g.solo_result()
+    r = Game.replay(g.history, seed=4, scenario="peak_load", tech_packs=("grid",))
+    assert r.same_as(g)
