@@ -28,15 +28,24 @@ FIRST_GAME = ("import time; t=time.perf_counter(); import numpy as np; from elec
               "print(time.perf_counter()-t)")
 
 
-def in_numba(n_players: int, games: int, options: int = 0, seed: int = 1) -> tuple[float, float]:
-    """(decisions/s, games/s) of seeded random games played by the jitted playout loop."""
+def in_numba(n_players: int, games: int, packs: tuple[str, ...] = (), scenario: str | None = None,
+             seed: int = 1) -> tuple[float, float]:
+    """(decisions/s, games/s) of seeded random games played by the jitted playout loop; with
+    ``scenario`` the games are solo games of that scenario."""
     from electrify_env.cards import load_card_set
+    from electrify_env.engine.layout import SC_SIZE
     from electrify_env.engine.playout import random_games
+    from electrify_env.game import resolve_tech_pack
+    from electrify_env.scenarios import load_scenario
 
-    T = load_card_set().table
-    random_games(T, np.int64(n_players), np.int64(0), np.int64(2), np.int64(options))  # warm
+    cards = load_card_set(None, tech_packs=tuple(resolve_tech_pack(p) for p in packs))
+    options = sum(1 << k for k in range(1, len(packs) + 1))
+    SC = load_scenario(scenario).table if scenario else np.zeros(SC_SIZE, dtype=np.int64)
+    T = cards.table
+    args = (np.int64(options),)
+    random_games(T, SC, np.int64(n_players), np.int64(0), np.int64(2), *args)  # warm
     t = time.perf_counter()
-    dec = random_games(T, np.int64(n_players), np.int64(seed), np.int64(games), np.int64(options))
+    dec = random_games(T, SC, np.int64(n_players), np.int64(seed), np.int64(games), *args)
     dt = time.perf_counter() - t
     return dec / dt, games / dt
 
@@ -84,10 +93,25 @@ def main() -> None:
         cold, cached = start_times()
         print(f"cold start (compile + first 4p game, fresh process): {cold:8.2f} s")
         print(f"cached start (import + first 4p game, fresh process): {cached:7.2f} s   target <= 1.5 s")
+    base = {}
     for n in (2, 4):
         dps, gps = in_numba(n, args.games)
+        base[n] = dps
         print(f"in numba, {n} players: {dps:12,.0f} decisions/s  {gps:9,.0f} games/s"
               f"   targets >= 1,000,000 decisions/s" + (", >= 500 games/s" if n == 4 else ""))
+    for n in (2, 4):
+        dps, gps = in_numba(n, args.games, packs=("grid", "market"))
+        print(f"in numba, {n} players, both tech packs: {dps:12,.0f} decisions/s  {gps:9,.0f} games/s"
+              f"   {dps / base[n]:6.1%} of the base game's decisions/s (target >= 80%)")
+    from electrify_env.scenarios import list_scenarios
+    tot_d = tot_t = 0.0
+    for sc in list_scenarios():
+        dps, gps = in_numba(1, args.games, scenario=sc)
+        tot_d += args.games / gps * dps
+        tot_t += args.games / gps
+    sdps = tot_d / tot_t
+    print(f"in numba, solo (all 8 scenarios): {sdps:12,.0f} decisions/s  {8 * args.games / tot_t:9,.0f} games/s"
+          f"   {sdps / base[2]:6.1%} of the 2-player base game's decisions/s (target >= 80%)")
     print(f"python API loop (mask, choose, step), 4 players: {python_api(args.api_decisions):10,.0f} decisions/s"
           f"   target >= 150,000")
 

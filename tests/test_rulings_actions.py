@@ -1592,3 +1592,35 @@ def test_r19_research_space_reward_that_cannot_be_used_never_blocks():
     g.step(L.A_REWARD + 0)
     assert top_frame(g)[0] == L.FT_ACQUIRE
     assert len(legal(g)) >= 1
+
+
+def test_r07_cubes_owed_for_a_card_being_paid_cannot_be_spent_midway():
+    """    depot: Natural Gas 2 (value 2 each).  hand: X cost 3, q (infrastructure), Z cost 0
+    with transmit x2 and develop x1.  marker 5; space 0: industry breakthrough 8.
+    X is bought and one gas cube paid (1 still owed); q is discarded for research, the
+    breakthrough plays Z for free: its transmit and develop may not touch the last gas cube
+    (the payment needs it), so the purchase can always be completed (R7, R24)."""
+    g = board(depot=[0, 2, 0, 0, 0, 0, 0])
+    blank_research(g)
+    set_space(g, 0, [(L.RW_INDUSTRY, 8, 0)])
+    x, q, z = hand(g, [card(cost=3), card(deck=INFRA), card(transmit(2), develop(1), cost=0)])
+    set_marker(g, 5)
+    begin_turn(g, P0, chosen=EP)
+    g.step(L.A_CARD_HAND + hslot(g, x))
+    g.step(L.A_PAY + 1)
+    g.step(L.A_DISCARD + hslot(g, q))
+    g.step(L.A_BT + 0)
+    g.step(L.A_REWARD + 0)
+    g.step(L.A_CARD_HAND + hslot(g, z))
+    g.step(L.A_PLACE_SECTOR + TR)
+    assert top_frame(g)[0] == L.FT_ITEM
+    g.step(L.A_ICON + 0)                                   # transmit x2
+    assert L.A_TRANSMIT + 1 not in legal(g)
+    g.step(L.A_PASS)
+    g.step(L.A_ICON + 1)                                   # develop x1
+    assert L.A_DEVELOP + 1 in legal(g), "developing gas keeps (raises) the depot value"
+    g.step(L.A_PASS)
+    assert top_frame(g)[0] == L.FT_PAY and L.A_PAY + 1 in legal(g)
+    g.step(L.A_PAY + 1)
+    assert top_frame(g)[0] == L.FT_PLACE_SECTOR
+    g.check_invariants()

@@ -1,10 +1,11 @@
 """Step 4, Discharge (R9-R12): picking charged items, icons, multipliers and each icon use."""
 from numba import njit
 
-from .cards import draw, hand_remove, to_discard
+from .cards import depot_value, draw, hand_remove, to_discard
 from .layout import (
     ACT_DEVELOP, ACT_INVEST, ACT_ONGOING, ACT_PLAN, ACT_PRODUCE, ACT_RESEARCH, ACT_TRANSMIT,
-    FACE_SECTOR, FR_A, FR_B, FR_C, FR_D, FR_E, FR_F, FR_G, FRAME, FT_DISCARD_PAY, FT_ICON,
+    FACE_SECTOR, FR_A, FR_B, FR_C, FR_D, FR_E, FR_F, FR_G, FRAME, FT_DISCARD_PAY, FT_ICON, FT_PAY,
+    S_SP, S_STACK, T_COL_DEPOT,
     FT_ITEM, FT_ONGOING, ICON_FOLLOW_UP, MAX_ICONS, MAX_SLOTS, MULT_CLEAN, MULT_DIRTY,
     MULT_DISCARD, MULT_SECTORS, MULT_SIMPLE, N_COLS, N_SECTORS, P_CARD_CHARGED, P_CLEAN, P_DEPOT,
     P_GRID, P_SEC_CARD, P_SEC_CHARGED, P_SEC_COL, P_SEC_N, P_SEC_SIDE, PRODUCE_HERE, T_COL_CLEAN,
@@ -131,6 +132,26 @@ def produce_column(S, T, pb):
 
 
 @njit(cache=True)
+def owed_payment(S):
+    """Value still owed for a card being bought (an FT_PAY frame on the stack), else 0."""
+    for i in range(S[S_SP]):
+        f = S_STACK + i * FRAME
+        if S[f] == FT_PAY:
+            return S[f + FR_B]
+    return 0
+
+
+@njit(cache=True)
+def keeps_payment(S, T, pb, delta):
+    """R7: a purchase being paid cube by cube is committed.  An icon used in the middle of the
+    payment (a free card from a breakthrough reached by an any-time action) may not spend the
+    depot cubes the payment still needs: the depot value after a change of ``delta`` must still
+    cover what is owed."""
+    owed = owed_payment(S)
+    return owed <= 0 or depot_value(S, T, pb) + delta >= owed
+
+
+@njit(cache=True)
 def use_ok(S, T, pb, act, arg):
     """Is one use (``act``, ``arg``) of the icon on top legal?  ``act`` is an ACT_* code."""
     if act != icon_action(S, T):
@@ -138,9 +159,10 @@ def use_ok(S, T, pb, act, arg):
     if act == ACT_PRODUCE:
         return arg == produce_column(S, T, pb)
     if act == ACT_DEVELOP:
-        return arg < N_COLS - 1 and S[pb + P_DEPOT + arg] > 0
+        return (arg < N_COLS - 1 and S[pb + P_DEPOT + arg] > 0
+                and keeps_payment(S, T, pb, T[T_COL_DEPOT + arg + 1] - T[T_COL_DEPOT + arg]))
     if act == ACT_TRANSMIT:
-        return S[pb + P_DEPOT + arg] > 0
+        return S[pb + P_DEPOT + arg] > 0 and keeps_payment(S, T, pb, -T[T_COL_DEPOT + arg])
     if act == ACT_RESEARCH or act == ACT_INVEST:
         return True
     if act == ACT_PLAN:

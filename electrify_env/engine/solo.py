@@ -191,9 +191,25 @@ def condition_holds(S, T, cond, a, b):
 
 @njit(cache=True)
 def check_challenges(S, T):
-    """Mark every challenge whose condition holds now (once each) and claim a star for it."""
+    """Mark every challenge whose condition holds now (once each) and claim a star for it.
+    Runs at every decision of a solo game, so the common conditions are read inline."""
+    pb = pbase(0)
     for c in range(S[S_SOLO_NCH]):
-        if S[S_CH_MET + c] == 0 and condition_holds(S, T, S[S_CH_COND + c], S[S_CH_A + c], S[S_CH_B + c]):
+        if S[S_CH_MET + c]:
+            continue
+        cond = S[S_CH_COND + c]
+        a = S[S_CH_A + c]
+        if cond == CH_POINTS:
+            ok = S[pb + P_SCORE] >= a
+        elif cond == CH_CLEAN_TOKENS:
+            ok = S[pb + P_CLEAN] >= a
+        elif cond == CH_FULFILLED:
+            ok = S[pb + P_NFULFILLED] >= a
+        elif cond == CH_DEMANDS_IN_ROUND:
+            ok = S[pb + P_DEMANDS_ROUND] >= a
+        else:
+            ok = condition_holds(S, T, cond, a, S[S_CH_B + c])
+        if ok:
             S[S_CH_MET + c] = 1
             claim_star(S)
 
