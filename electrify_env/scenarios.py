@@ -30,9 +30,9 @@ from typing import Annotated, Any, Union
 
 import numpy as np
 import pydantic
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 
+from electrify_env.yamlio import display_path, read_yaml_mapping
 from electrify_env.engine import layout as L
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -462,30 +462,12 @@ def _load_cached(path: Path, mtime_ns: int, size: int) -> Scenario:
 
 def _display(path: Path) -> str:
     """The path as shown in messages: relative to the repository root when inside it."""
-    try:
-        return path.resolve().relative_to(REPO_ROOT).as_posix()
-    except ValueError:
-        return str(path)
+    return display_path(path, REPO_ROOT)
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
     """Parse one YAML file into a mapping, or raise :class:`ScenarioError`."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(f"{_display(path)}: file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{_display(path)}: cannot read file ({exc})") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ScenarioError(f"{_display(path)}: YAML syntax error{where}: {problem}") from None
-    if not isinstance(data, dict):
-        got = "an empty file" if data is None else f"a {type(data).__name__}"
-        raise ScenarioError(f"{_display(path)}: the file must hold a mapping (got {got})")
+    data = read_yaml_mapping(path, ScenarioError, _display)
     return data
 
 

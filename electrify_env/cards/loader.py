@@ -23,9 +23,9 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 import pydantic
-import yaml
 
 from electrify_env.cards import schema as S
+from electrify_env.yamlio import display_path, read_yaml_mapping
 from electrify_env.engine import layout as L
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -210,10 +210,7 @@ def _load_cached(key: tuple[tuple[Path, int, int], ...]) -> CardSet:
 
 def _display(path: Path) -> str:
     """The path as shown in messages: relative to the repository root when inside it."""
-    try:
-        return path.resolve().relative_to(REPO_ROOT).as_posix()
-    except ValueError:
-        return str(path)
+    return display_path(path, REPO_ROOT)
 
 
 def _read_yaml(path: Path, want_pack: bool) -> dict[str, Any]:
@@ -222,22 +219,7 @@ def _read_yaml(path: Path, want_pack: bool) -> dict[str, Any]:
     A tech-pack file (it has a ``pack:`` header) given as a card set, or the other way round, is
     refused with a message that says so.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CardSetError(f"{_display(path)}: file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CardSetError(f"{_display(path)}: cannot read file ({exc})") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise CardSetError(f"{_display(path)}: YAML syntax error{where}: {problem}") from None
-    if not isinstance(data, dict):
-        got = "an empty file" if data is None else f"a {type(data).__name__}"
-        raise CardSetError(f"{_display(path)}: the file must hold a mapping (got {got})")
+    data = read_yaml_mapping(path, CardSetError, _display)
     if want_pack and "pack" not in data:
         raise CardSetError(f"{_display(path)}: tech pack: field 'pack': is required "
                            f"(a tech-pack file starts with a 'pack: {{name: ...}}' header)")
