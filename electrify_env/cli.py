@@ -44,9 +44,14 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_cards(args: argparse.Namespace) -> int:
     from .cards import CardSetError, validate_summary
+    from .yamlio import read_yaml_mapping
 
     try:
-        print(validate_summary(args.path))
+        if "pack" in read_yaml_mapping(args.path, CardSetError):
+            # a tech-pack file is checked on top of the base set (or --base)
+            print(validate_summary(args.base, tech_packs=(args.path,)))
+        else:
+            print(validate_summary(args.path))
     except CardSetError as err:
         print(f"invalid card set: {err}", file=sys.stderr)
         return 1
@@ -104,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     cards = sub.add_parser("cards", help="card-set tools")
     csub = cards.add_subparsers(dest="cards_command", required=True)
     val = csub.add_parser("validate", help="validate a card-set file and print a summary")
-    val.add_argument("path")
+    val.add_argument("path", help="a card-set file, or a tech-pack file (checked on top of --base)")
+    val.add_argument("--base", default=None, help="card set under a tech pack (default: base.yaml)")
     val.set_defaults(func=_cmd_cards)
     sk = sub.add_parser("soak", help="random games with every invariant checked after every decision")
     sk.add_argument("--games", type=int, default=10_000)

@@ -1,0 +1,70 @@
+"""The electrify command line: demo, cards validate, scenarios, soak, layout."""
+import pytest
+
+from electrify_env.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_demo_plays_a_full_game_and_names_the_winner(capsys):
+    code, out, _ = run(capsys, "demo", "--players", "4", "--seed", "7")
+    assert code == 0
+    assert "round 12/12" in out and "game over" in out and "Winner:" in out
+    assert "Final scores" in out
+
+
+def test_demo_solo_and_tech_packs(capsys):
+    code, out, _ = run(capsys, "demo", "--solo", "first_light", "--seed", "7")
+    assert code == 0 and "Scenario first_light" in out and ("-> won" in out or "-> lost" in out)
+    code, out, _ = run(capsys, "demo", "--players", "2", "--tech", "grid,market", "--seed", "1")
+    assert code == 0 and "Winner:" in out
+
+
+def test_demo_rejects_bad_input(capsys):
+    code, _, err = run(capsys, "demo", "--players", "5")
+    assert code == 2 and "n_players" in err
+    code, _, err = run(capsys, "demo", "--tech", "nosuchpack")
+    assert code == 2 and "unknown tech pack" in err
+    code, _, err = run(capsys, "demo", "--solo", "nosuch")
+    assert code == 2 and "first_light" in err
+
+
+def test_cards_validate_base_pack_and_broken(capsys, tmp_path):
+    code, out, _ = run(capsys, "cards", "validate", "configs/cards/base.yaml")
+    assert code == 0 and "production 52" in out and "hash" in out
+    code, out, _ = run(capsys, "cards", "validate", "configs/cards/tech_market.yaml")
+    assert code == 0 and "Energy Market" in out
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\ncolumns: [1, 2\n")
+    code, _, err = run(capsys, "cards", "validate", str(bad))
+    assert code == 1 and "YAML syntax error" in err and "bad.yaml" in err
+
+
+def test_scenarios_list_and_describe(capsys):
+    code, out, _ = run(capsys, "scenarios")
+    assert code == 0 and "net_zero" in out and "first_light" in out
+    code, out, _ = run(capsys, "scenarios", "blackout")
+    assert code == 0 and "4 gears" in out
+
+
+def test_soak_small_runs_clean(capsys):
+    code, out, _ = run(capsys, "soak", "--games", "30", "--players", "2,4")
+    assert code == 0 and "no invariant broken" in out
+    code, out, _ = run(capsys, "soak", "--games", "16", "--solo", "all", "--tech", "grid")
+    assert code == 0 and "no invariant broken" in out
+
+
+def test_layout_prints_every_table(capsys):
+    code, out, _ = run(capsys, "layout")
+    assert code == 0
+    for title in ("card table T", "scenario table SC", "player block", "state S", "action ids"):
+        assert title in out
+
+
+def test_unknown_command_exits_with_usage(capsys):
+    with pytest.raises(SystemExit):
+        main(["nosuch"])
