@@ -1,5 +1,5 @@
 """Reading YAML config files with one clear error message per problem (shared by the card-set
-and scenario loaders)."""
+and scenario loaders): the file reader and the wording of pydantic errors."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -38,3 +38,23 @@ def read_yaml_mapping(path: Path, error: type[Exception], display=display_path) 
         got = "an empty file" if data is None else f"a {type(data).__name__}"
         raise error(f"{display(path)}: the file must hold a mapping (got {got})")
     return data
+
+
+def pydantic_error_text(err: dict[str, Any]) -> str:
+    """The human part of one pydantic error (our own validators' messages are kept whole)."""
+    issue = err.get("ctx", {}).get("error")
+    if isinstance(issue, ValueError):
+        return getattr(issue, "message", None) or str(issue)
+    if err["type"] == "missing":
+        return "is required"
+    if err["type"] == "extra_forbidden":
+        return "unknown field"
+    if err["type"] in ("too_long", "too_short"):
+        ctx = err["ctx"]
+        word, n = ("at most", ctx["max_length"]) if err["type"] == "too_long" else ("at least", ctx["min_length"])
+        return f"must have {word} {n} item{'s' if n != 1 else ''} (got {ctx['actual_length']})"
+    msg = err["msg"]
+    got = repr(err.get("input"))
+    if len(got) > 60:
+        got = got[:57] + "..."
+    return f"{msg[0].lower()}{msg[1:]} (got {got})"

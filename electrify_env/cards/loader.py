@@ -25,7 +25,7 @@ import numpy as np
 import pydantic
 
 from electrify_env.cards import schema as S
-from electrify_env.yamlio import display_path, read_yaml_mapping
+from electrify_env.yamlio import display_path, pydantic_error_text, read_yaml_mapping
 from electrify_env.engine import layout as L
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -246,22 +246,7 @@ def _validate(path: Path, model_cls: type[pydantic.BaseModel], raw: dict[str, An
 
 def _error_text(err: dict[str, Any]) -> str:
     """The human part of one pydantic error."""
-    issue = err.get("ctx", {}).get("error")
-    if isinstance(issue, ValueError):  # our own validators: the message is complete
-        return issue.message if isinstance(issue, S.ConfigIssue) else str(issue)
-    if err["type"] == "missing":
-        return "is required"
-    if err["type"] == "extra_forbidden":
-        return "unknown field"
-    if err["type"] in ("too_long", "too_short"):
-        ctx = err["ctx"]
-        word, n = ("at most", ctx["max_length"]) if err["type"] == "too_long" else ("at least", ctx["min_length"])
-        return f"must have {word} {n} item{'s' if n != 1 else ''} (got {ctx['actual_length']})"
-    msg = err["msg"]
-    got = repr(err.get("input"))
-    if len(got) > 60:
-        got = got[:57] + "..."
-    return f"{msg[0].lower()}{msg[1:]} (got {got})"
+    return pydantic_error_text(err)
 
 
 def _message(path: Path, raw: dict[str, Any], loc: tuple, text: str, is_pack: bool) -> str:
