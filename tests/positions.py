@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
 from electrify_env import Game
 from electrify_env.engine import layout as L
 from electrify_env.engine.stack import push
@@ -60,7 +58,7 @@ def deck_cards(g: Game, deck: int) -> list[int]:
 def strip_player(g: Game, p: int) -> None:
     """Empty player p's board: cards on sectors and in hand go back to the decks' discard piles,
     cubes, research and scores are cleared.  Conservation of cards is kept."""
-    S, T = g.state, g.cards.table
+    S = g.state
     b = pb(p)
     for s in range(L.N_SECTORS):
         for k in range(int(S[b + L.P_SEC_N + s])):

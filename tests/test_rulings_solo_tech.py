@@ -7,9 +7,8 @@ from electrify_env import Game
 from electrify_env.engine import layout as L
 from electrify_env.engine.setup import init_state
 from electrify_env.engine.solo import condition_holds, init_solo, solo_final_score
-from electrify_env.engine.step import advance
 
-from positions import begin_turn, field, legal, pb, phase_legal, set_columns, top_frame
+from positions import field, legal, pb, phase_legal, set_columns, top_frame
 from test_rulings_actions import (
     board, card, develop, dis_card, finish_discharge, hand, hand_cards, hslot, place, research,
     set_demand, to_discharge, transmit,
