@@ -1,6 +1,9 @@
 """electrify-env: the board game Electrify as a fast, exact reinforcement-learning environment.
 
 ``electrify_env.Game`` is the Python face of the jitted engine (``electrify_env.engine``).
+``electrify_env.env()`` / ``electrify_env.raw_env()`` build the PettingZoo AEC env
+``electrify_v0``, and ``electrify_env.envs`` holds the Gymnasium envs; both are imported on first
+use, so importing this package imports neither PettingZoo nor Gymnasium.
 """
 from ._numba_cache import configure_numba_cache, drop_stale_caches
 
@@ -11,4 +14,15 @@ __version__ = "0.1.0"
 
 from .game import Game, IllegalActionError  # noqa: E402
 
-__all__ = ["Game", "IllegalActionError", "__version__"]
+_LAZY = {"env": "env", "raw_env": "raw_env"}
+
+
+def __getattr__(name: str):
+    """Lazy exports: ``env`` and ``raw_env`` of :mod:`electrify_env.envs.electrify_v0`."""
+    if name in _LAZY:
+        from .envs import electrify_v0
+        return getattr(electrify_v0, _LAZY[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["Game", "IllegalActionError", "__version__", "env", "raw_env"]

@@ -1,0 +1,80 @@
+"""Reinforcement-learning environments over the Electrify engine.
+
+Importing this package registers two Gymnasium ids:
+
+* ``Electrify-Solo-v0`` -> :class:`ElectrifySoloEnv` (solo scenario play);
+* ``Electrify-v0`` -> :class:`ElectrifyEnv` (one seat of a 2-4 player game against opponents).
+
+``gymnasium.make(id, **kwargs)`` wraps the env in :class:`TerminateIllegalAction` (an illegal
+action ends the episode with ``illegal_reward``, default -1); pass ``illegal_action="raise"`` for
+the bare env, which raises :class:`~electrify_env.IllegalActionError`.
+``gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point", **kwargs)`` builds the
+jitted :class:`ElectrifyVectorEnv`.
+
+Also here (loaded on first use, so that importing this package imports neither PettingZoo nor
+Stable-Baselines3): ``electrify_v0`` (the PettingZoo AEC env: ``electrify_v0.env()``,
+``electrify_v0.raw_env()``) and ``ElectrifySB3VecEnv`` (from ``electrify_env.envs.sb3``).
+"""
+from __future__ import annotations
+
+import importlib
+
+import gymnasium
+
+from .seat import ElectrifyEnv
+from .solo import ElectrifySoloEnv
+from .vector import ElectrifyVectorEnv, make_seat_vector_env, make_solo_vector_env
+from .wrappers import TerminateIllegalAction
+
+SOLO_ENV_ID = "Electrify-Solo-v0"
+SEAT_ENV_ID = "Electrify-v0"
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
+
+
+def _wrap(env, illegal_action: str, illegal_reward: float):
+    if illegal_action not in ILLEGAL_ACTION_MODES:
+        raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+    return env if illegal_action == "raise" else TerminateIllegalAction(env, illegal_reward)
+
+
+def make_solo_env(illegal_action: str = "terminate", illegal_reward: float = -1.0, **kwargs):
+    """Entry point of ``Electrify-Solo-v0``: :class:`ElectrifySoloEnv` (``kwargs``), wrapped in
+    :class:`TerminateIllegalAction` unless ``illegal_action="raise"``."""
+    return _wrap(ElectrifySoloEnv(**kwargs), illegal_action, illegal_reward)
+
+
+def make_seat_env(illegal_action: str = "terminate", illegal_reward: float = -1.0, **kwargs):
+    """Entry point of ``Electrify-v0``: :class:`ElectrifyEnv` (``kwargs``), wrapped in
+    :class:`TerminateIllegalAction` unless ``illegal_action="raise"``."""
+    return _wrap(ElectrifyEnv(**kwargs), illegal_action, illegal_reward)
+
+
+def register_envs() -> None:
+    """Register the Gymnasium ids (done on import; calling it again does nothing)."""
+    if SOLO_ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=SOLO_ENV_ID, entry_point="electrify_env.envs:make_solo_env",
+                           vector_entry_point="electrify_env.envs.vector:make_solo_vector_env",
+                           disable_env_checker=False)
+    if SEAT_ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=SEAT_ENV_ID, entry_point="electrify_env.envs:make_seat_env",
+                           vector_entry_point="electrify_env.envs.vector:make_seat_vector_env",
+                           disable_env_checker=False)
+
+
+register_envs()
+
+_LAZY = {"electrify_v0": ("electrify_env.envs.electrify_v0", None),
+         "ElectrifySB3VecEnv": ("electrify_env.envs.sb3", "ElectrifySB3VecEnv")}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        module, attr = _LAZY[name]
+        mod = importlib.import_module(module)
+        return mod if attr is None else getattr(mod, attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["ElectrifyEnv", "ElectrifySoloEnv", "ElectrifyVectorEnv", "ElectrifySB3VecEnv",
+           "TerminateIllegalAction", "electrify_v0", "make_solo_env", "make_seat_env",
+           "make_solo_vector_env", "make_seat_vector_env", "register_envs", "SOLO_ENV_ID", "SEAT_ENV_ID"]
