@@ -6,6 +6,12 @@
     electrify soak --games 10000             random games with invariants checked every decision
     electrify scenarios [ID]                 list the solo scenarios, or describe one
     electrify layout                         print the state / action / card-table layouts
+    electrify arena --agents greedy,mcts,random --players 2 --games 200 --jobs 2
+                                             seat-rotated games between agents: win rates, ratings
+    electrify arena --agents random,greedy --solo all --games 100
+                                             every agent on every solo scenario
+    electrify replay arena_out/games.jsonl --game 3 [--auto --delay 0.05]
+                                             replay an arena game move by move
 """
 from __future__ import annotations
 
@@ -95,6 +101,29 @@ def _cmd_layout(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from agents.arena import ArenaConfig, format_table, run_arena
+
+    cfg = ArenaConfig(agents=[a for a in args.agents.split(",") if a], players=args.players,
+                      games=args.games, seed=args.seed, jobs=args.jobs,
+                      solo=None if args.solo is None else [s for s in args.solo.split(",") if s],
+                      tech_packs=[p for p in (args.tech or "").split(",") if p],
+                      out=None if args.out == "-" else args.out, progress=not args.quiet)
+    res = run_arena(cfg)
+    print(format_table(res["summary"]))
+    print(f"\n{len(res['records'])} games in {res['wall_seconds']:.1f} s (seed {cfg.seed}, jobs {cfg.jobs})")
+    for f in res["files"]:
+        print(f"wrote {f}")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from agents.replay import load_replay, run_replay
+
+    run_replay(load_replay(args.file, args.game), auto=args.auto, delay=args.delay)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``electrify`` command."""
     ap = argparse.ArgumentParser(prog="electrify", description="Electrify: engine, demo and tools.")
@@ -125,6 +154,25 @@ def build_parser() -> argparse.ArgumentParser:
     sc.set_defaults(func=_cmd_scenarios)
     lay = sub.add_parser("layout", help="print the state, action and card-table layouts")
     lay.set_defaults(func=_cmd_layout)
+    ar = sub.add_parser("arena", help="seat-rotated games between agents (win rates, ratings, replays)")
+    ar.add_argument("--agents", required=True,
+                    help="agent specs, comma-separated (name or name:key=value:key=value; "
+                         "random, greedy, mcts, ppo); 3-4 players: the line-up")
+    ar.add_argument("--players", type=int, default=2, help="2 (every pairing) or 3-4 (the line-up)")
+    ar.add_argument("--games", type=int, default=100, help="games per pairing / line-up / scenario")
+    ar.add_argument("--seed", type=int, default=0)
+    ar.add_argument("--jobs", type=int, default=1, help="worker processes")
+    ar.add_argument("--solo", default=None, help="solo scenarios, comma-separated, or 'all'")
+    ar.add_argument("--tech", default=None, help="tech packs, comma-separated (grid,market)")
+    ar.add_argument("--out", default="arena_out", help="output folder ('-': write nothing)")
+    ar.add_argument("--quiet", action="store_true", help="no progress bar")
+    ar.set_defaults(func=_cmd_arena)
+    rp = sub.add_parser("replay", help="replay an arena game move by move in the terminal")
+    rp.add_argument("file", help="a games.jsonl of the arena, or a one-game JSON replay")
+    rp.add_argument("--game", type=int, default=None, help="the game's index (default: the first)")
+    rp.add_argument("--auto", action="store_true", help="play on without waiting for Enter")
+    rp.add_argument("--delay", type=float, default=0.0, help="seconds between moves with --auto")
+    rp.set_defaults(func=_cmd_replay)
     return ap
 
 
