@@ -255,7 +255,10 @@ def _ranks(keys: list[list[int]]) -> list[int]:
 def rate(records: list[dict], agents: Iterable[str]) -> dict[str, dict]:
     """openskill Plackett-Luce ratings from the games in order.  An agent that holds several
     seats of one game gets the mean of its seats' updates."""
-    from openskill.models import PlackettLuce
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError as err:  # pragma: no cover - depends on the installed extras
+        raise ImportError("the arena's ratings need openskill: pip install -e '.[arena]'") from err
 
     model = PlackettLuce()
     ratings = {a: model.rating(name=a) for a in agents}
