@@ -123,7 +123,7 @@ def _parse_column(v: object) -> int | str | None:
 
 Count = Annotated[int, Field(strict=True)]
 Mult = Annotated[Union[int, str], PlainValidator(_parse_mult)]
-Column = Annotated[Union[int, str, None], PlainValidator(_parse_column)]
+ColumnRef = Annotated[Union[int, str, None], PlainValidator(_parse_column)]
 Name = Annotated[str, Field(min_length=1)]
 Id = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^\S+$")]
 
@@ -141,7 +141,7 @@ class Icon(_Model):
     """One action icon: ``{action, column (produce only), mult, left/right (ongoing only)}``."""
 
     action: Literal[ACTION_NAMES]
-    column: Column = None
+    column: ColumnRef = None
     mult: Mult = 1
     left: Literal[ONGOING_SIDE_NAMES] | None = None
     right: Literal[ONGOING_SIDE_NAMES] | None = None
