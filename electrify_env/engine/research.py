@@ -18,6 +18,15 @@ def covered_count(S, pb):
 
 
 @njit(cache=True)
+def group_complete(S, T, pb, g):
+    """Has the player covered every breakthrough space of group ``g``?"""
+    for k in range(N_BT_SPACES):
+        if T[T_BT_GROUP + k] == g and S[pb + P_BT + k] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
 def research_advance(S, pb, k):
     """Move the research marker ``k`` spaces.  Reaching space 6 with a space still uncovered
     pushes a breakthrough pick (and the rest of the movement as an automatic frame below it),
@@ -67,12 +76,7 @@ def cover_space(S, T, pb, k):
     S[pb + P_BT + k] = 1
     S[pb + P_RESEARCH] = 0
     g = T[T_BT_GROUP + k]
-    complete = True
-    for j in range(N_BT_SPACES):
-        if T[T_BT_GROUP + j] == g and S[pb + P_BT + j] == 0:
-            complete = False
-            break
-    if complete and T[T_G_NREW + g] > 0:
+    if group_complete(S, T, pb, g) and T[T_G_NREW + g] > 0:
         push(S, FT_REWARD, REW_SRC_GROUP, g, 0, 0)
     if T[T_BT_NREW + k] > 0:
         push(S, FT_REWARD, REW_SRC_SPACE, k, 0, 0)

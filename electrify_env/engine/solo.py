@@ -5,15 +5,16 @@ from numba import njit
 from .layout import (
     CH_BREAKTHROUGHS, CH_CARDS_ON_SECTOR, CH_CLEAN_TOKENS, CH_DEMANDS_IN_ROUND, CH_FULFILLED,
     CH_GRID_CUBES, CH_GROUP_COMPLETE, CH_LEVEL_FULFILLED, CH_POINTS, CH_SECTOR_IN_COLUMN,
-    CH_SIDE_B, FT_SOLO_SWAP, MAX_CHALLENGES, MAX_SCENARIO_STARS, N_BT_GROUPS, N_BT_SPACES, N_COLS,
-    N_LEVELS, N_SECTORS, N_TOKENS_INNOVATION, P_BT, P_CLEAN,
+    CH_SIDE_B, FT_SOLO_SWAP, MAX_CHALLENGES, MAX_SCENARIO_STARS, N_BT_GROUPS, N_COLS,
+    N_LEVELS, N_SECTORS, N_TOKENS_INNOVATION, P_CLEAN,
     P_DEMANDS_ROUND, P_FULFILLED, P_GRID, P_NFULFILLED, P_SCORE, P_SEC_COL, P_SEC_N, P_SEC_SIDE,
     P_SOLO_TOKEN, S_BAG, S_CH_A, S_CH_B, S_CH_COND, S_CH_MET, S_ROUND, S_SOLO, S_SOLO_BONUS,
     S_SOLO_NCH, S_SOLO_NSTARS, S_SOLO_RLEVEL, S_SOLO_TARGET, S_STAR_POINTS, S_STAR_ROUND,
     S_STAR_STATE, SC_BONUS, SC_BONUS_RANDOM, SC_CH_A, SC_CH_B, SC_CH_COND, SC_NCH, SC_NSTARS,
     SC_STAR_POINTS, SC_STAR_ROUND, SC_STAR_RPLUS, SC_TARGET, SOLO_PAIRS_I, SOLO_PAIRS_J,
-    T_BT_GROUP, TOKEN_COLLABORATION, TOKEN_INNOVATION,
+    TOKEN_COLLABORATION, TOKEN_INNOVATION,
 )
+from .research import covered_count, group_complete
 from .rng import rng_below
 from .stack import pbase, pop, push
 
@@ -154,13 +155,7 @@ def condition_holds(S, T, cond, a, b):
         return S[pb + P_DEMANDS_ROUND] >= a
     if cond == CH_GROUP_COMPLETE:
         for g in range(N_BT_GROUPS):
-            if a >= 0 and g != a:
-                continue
-            complete = True
-            for k in range(N_BT_SPACES):
-                if T[T_BT_GROUP + k] == g and S[pb + P_BT + k] == 0:
-                    complete = False
-            if complete:
+            if (a < 0 or g == a) and group_complete(S, T, pb, g):
                 return True
         return False
     if cond == CH_SECTOR_IN_COLUMN:
@@ -178,10 +173,7 @@ def condition_holds(S, T, cond, a, b):
     if cond == CH_FULFILLED:
         return S[pb + P_NFULFILLED] >= a
     if cond == CH_BREAKTHROUGHS:
-        n = 0
-        for k in range(N_BT_SPACES):
-            n += S[pb + P_BT + k]
-        return n >= a
+        return covered_count(S, pb) >= a
     if cond == CH_LEVEL_FULFILLED:
         return S[pb + P_FULFILLED + a] == 1
     if cond == CH_POINTS:
