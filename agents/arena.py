@@ -28,12 +28,15 @@ import json
 import math
 import multiprocessing as mp
 import os
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
+
+from electrify_env.validation import InvalidArgumentError, check_count, check_seed
 
 from .base import AgentError
 from .registry import parse_spec
@@ -66,9 +69,11 @@ class ArenaConfig:
             Must be a multiple of the player count in multi-player play (whole seat rotations).
         seed: the master seed.
         jobs: worker processes (1: play in this process).
-        solo: scenario ids for solo play (None: multi-player play).
+        solo: scenarios for solo play: ids, paths of scenario files (``.yaml``) or ``"all"``
+            (None: multi-player play).
         tech_packs: shipped tech pack names to shuffle in.
-        out: output folder (None: write nothing).
+        out: output folder (None: write nothing); checked (a writable folder, not a file)
+            before any game is played.
         progress: show a tqdm progress bar.
     """
 
@@ -88,12 +93,11 @@ class ArenaConfig:
             raise AgentError("no agents given")
         for spec in self.agents:
             parse_spec(spec)
-        if self.games < 1:
-            raise ValueError(f"games must be at least 1, got {self.games}")
-        if self.jobs < 1:
-            raise ValueError(f"jobs must be at least 1, got {self.jobs}")
-        if self.seed < 0:
-            raise ValueError(f"seed must be non-negative, got {self.seed}")
+        self.games = check_count(self.games, "games")
+        self.jobs = check_count(self.jobs, "jobs")
+        self.seed = check_seed(self.seed, "seed")
+        if self.solo is not None and not self.solo:
+            raise InvalidArgumentError("solo: give scenario ids, scenario files (.yaml) or 'all'")
         if self.solo is None:
             if self.players not in (2, 3, 4):
                 raise ValueError(f"players must be 2, 3 or 4 (or use solo), got {self.players}")
@@ -460,23 +464,88 @@ def write_outputs(out: Path, cfg: ArenaConfig, summary: dict, records: list[dict
     return paths
 
 
+OUTPUT_FILES = ("results.json", "agents.csv", "pairings.csv", "solo.csv", "games.jsonl", "chart.png")
+
+
+def check_out_folder(out: str | Path) -> Path:
+    """Make sure the results can be written to ``out`` (creating the folder), before any game
+    is played; raise InvalidArgumentError naming the folder otherwise."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise InvalidArgumentError(f"out: {path} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError as err:
+        raise InvalidArgumentError(f"out: cannot write to the folder {path} "
+                                   f"({err.strerror or err.__class__.__name__})") from None
+    for name in OUTPUT_FILES:
+        if (path / name).is_dir():
+            raise InvalidArgumentError(f"out: {path / name} is a folder; the arena writes a file there")
+    return path
+
+
+def resolve_scenarios(solo: Sequence[str]) -> list[str]:
+    """Scenario ids and files of a solo arena: ``"all"`` expands to every shipped scenario, a
+    path (``x.yaml``, or with a folder) becomes the absolute path of a scenario file that loads.
+    Raises ValueError (unknown id, or the file's own ScenarioError)."""
+    from electrify_env.scenarios import list_scenarios, load_scenario
+
+    known = list_scenarios()
+    out: list[str] = []
+    bad = []
+    for s in solo:
+        s = str(s).strip()
+        if s == "all":
+            out.extend(known)
+        elif "/" in s or "\\" in s or s.endswith((".yaml", ".yml")):
+            load_scenario(s)             # refuses a missing or invalid file, naming it
+            out.append(str(Path(s).resolve()))
+        elif s in known:
+            out.append(s)
+        else:
+            bad.append(s)
+    if bad:
+        raise ValueError(f"unknown scenario(s) {', '.join(bad)}; known: {', '.join(known)} "
+                         "(or 'all', or a scenario file path)")
+    return list(dict.fromkeys(out))
+
+
+def check_agents(cfg: ArenaConfig) -> None:
+    """Build every agent once before playing, so a bad weights file or policy fails now and not
+    in a worker after games were played.  A ``ppo`` policy is checked without loading torch: its
+    metadata must fit the engine, the card set and the mode of play (a solo policy only in a
+    solo arena, a seat policy only in a multi-player one)."""
+    from electrify_env.game import Game
+
+    if cfg.solo is not None:
+        probe = Game(seed=0, scenario=cfg.solo[0], tech_packs=list(cfg.tech_packs))
+    else:
+        probe = Game(n_players=cfg.players, seed=0, tech_packs=list(cfg.tech_packs))
+    for spec in dict.fromkeys(cfg.agents):
+        parsed = parse_spec(spec)
+        if parsed.name == "ppo":
+            from .ppo import check_policy_file
+
+            check_policy_file(parsed.params.get("path", ""), n_players=probe.n_players,
+                              card_set_hash=probe.cards.hash)
+        else:
+            parsed.build()
+
+
 def run_arena(cfg: ArenaConfig) -> dict:
-    """Validate, play, summarise and (if ``cfg.out``) write everything; return
+    """Validate (configuration, scenarios, agents and the output folder, all before the first
+    game), play, summarise and (if ``cfg.out``) write everything; return
     ``{"summary", "records", "wall_seconds", "files"}``."""
     cfg.validate()
     if cfg.solo is not None:
-        from electrify_env.scenarios import list_scenarios
-
-        known = list_scenarios()
-        if cfg.solo == ["all"]:
-            cfg.solo = known
-        bad = [s for s in cfg.solo if s not in known]
-        if bad:
-            raise ValueError(f"unknown scenario(s) {', '.join(bad)}; known: {', '.join(known)} (or 'all')")
+        cfg.solo = resolve_scenarios(cfg.solo)
+    check_agents(cfg)
+    out = check_out_folder(cfg.out) if cfg.out else None
     tasks, groups = make_tasks(cfg)
     t0 = time.time()
     records = play_tasks(tasks, jobs=cfg.jobs, progress=cfg.progress)
     wall = time.time() - t0
     summary = summarize(cfg, records, groups)
-    files = write_outputs(Path(cfg.out), cfg, summary, records, wall) if cfg.out else []
+    files = write_outputs(out, cfg, summary, records, wall) if out is not None else []
     return {"summary": summary, "records": records, "wall_seconds": wall, "files": files}

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
-import yaml
+from electrify_env.yamlio import read_yaml_mapping
 
 from electrify_env.engine import layout as L
 from electrify_env.engine import search as SR
@@ -160,12 +161,9 @@ def load_weights(path: str | Path | None = None) -> GreedyWeights:
     path = Path(path) if path is not None else DEFAULT_WEIGHTS
     if not path.exists():
         raise AgentError(f"greedy weights file {path} does not exist")
-    try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as err:
-        raise AgentError(f"{path}: not valid YAML: {err}") from None
-    if not isinstance(data, dict):
-        raise AgentError(f"{path}: expected a mapping of weight names to numbers")
+    if not path.is_file():
+        raise AgentError(f"greedy weights file {path} is not a file")
+    data = read_yaml_mapping(path, AgentError)  # one line per problem, duplicate keys refused
     known = [f.name for f in fields(GreedyWeights)]
     unknown = sorted(set(data) - set(known))
     if unknown:
@@ -176,6 +174,9 @@ def load_weights(path: str | Path | None = None) -> GreedyWeights:
     bad = [k for k, v in data.items() if isinstance(v, bool) or not isinstance(v, (int, float))]
     if bad:
         raise AgentError(f"{path}: weight(s) {', '.join(bad)} must be numbers")
+    bad = [k for k, v in data.items() if not math.isfinite(v)]
+    if bad:
+        raise AgentError(f"{path}: weight(s) {', '.join(bad)} must be finite numbers")
     return GreedyWeights(**{k: float(v) for k, v in data.items()})
 
 

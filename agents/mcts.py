@@ -39,8 +39,9 @@ import numpy as np
 from electrify_env.engine import layout as L
 from electrify_env.engine import search as SR
 
-from .base import AgentError, SeatView
+from .base import SeatView
 from .greedy import SEED_LIMIT, GreedyAgent
+from .registry import AGENTS, check_params
 
 KEY_FRAMES = frozenset({
     L.FT_PLAN, L.FT_BOOST, L.FT_ACQUIRE, L.FT_PLACE_SECTOR, L.FT_PLACE_SLOT, L.FT_DISCHARGE,
@@ -50,8 +51,8 @@ CORE_FRAMES = frozenset({
     L.FT_PLAN, L.FT_BOOST, L.FT_ACQUIRE, L.FT_PLACE_SECTOR, L.FT_CARD_CHOICE, L.FT_FLIP,
     L.FT_BT_PICK,
 })
-SEARCH_MODES = ("core", "key", "all")
-METHODS = ("paired", "ucb")
+SEARCH_MODES = AGENTS["mcts"].params["search"].choices   # ("core", "key", "all")
+METHODS = AGENTS["mcts"].params["method"].choices        # ("paired", "ucb")
 MS_CHUNK = 8          # iterations per jitted call under a time budget
 
 
@@ -78,6 +79,12 @@ class MCTSAgent(GreedyAgent):
         skip_margin: skip the search when the greedy's best action beats the runner-up by more
             than this many points of its evaluation (0: never skip on margin).
         weights: YAML weights of the evaluation and the rollout policy.
+
+    The defaults are the ones above; the allowed ranges live in the registry
+    (``agents.registry.AGENTS["mcts"]``, ``python -c "import agents; print(agents.describe_agents())"``).
+
+    Raises:
+        AgentError: a parameter that is not finite, out of its range or not one of its choices.
     """
 
     name = "mcts"
@@ -87,28 +94,22 @@ class MCTSAgent(GreedyAgent):
                  c: float = 0.4, search: str = "key", method: str = "paired",
                  skip_margin: float = 0.0, explore: float = 0.0,
                  weights: str | None = None) -> None:
+        v = check_params(self.name, iters=iters, ms=ms, horizon=horizon, top_k=top_k, c=c,
+                         search=search, method=method, skip_margin=skip_margin, explore=explore)
         super().__init__(weights)
-        if not 0 <= explore <= 1:
-            raise AgentError(f"agent 'mcts': explore={explore} must lie in [0, 1]")
         W = self.W.copy()
-        W[SR.W_EXPLORE] = explore
+        W[SR.W_EXPLORE] = v["explore"]
         W.flags.writeable = False
         self.W = W
-        if search not in SEARCH_MODES:
-            raise AgentError(f"agent 'mcts': search={search!r} is not one of {', '.join(SEARCH_MODES)}")
-        if iters < 1 or top_k < 1 or horizon < 1 or ms < 0 or c < 0:
-            raise AgentError("agent 'mcts': iters, top_k and horizon must be >= 1; ms and c >= 0")
-        self.iters = int(iters)
-        self.ms = float(ms)
-        self.horizon = int(horizon)
-        self.top_k = int(top_k)
-        self.c = float(c)
-        self.search = search
-        self.frames = CORE_FRAMES if search == "core" else KEY_FRAMES
-        if method not in METHODS:
-            raise AgentError(f"agent 'mcts': method={method!r} is not one of {', '.join(METHODS)}")
-        self.method = method
-        self.skip_margin = float(skip_margin)
+        self.iters = v["iters"]
+        self.ms = v["ms"]
+        self.horizon = v["horizon"]
+        self.top_k = v["top_k"]
+        self.c = v["c"]
+        self.search = v["search"]
+        self.frames = CORE_FRAMES if self.search == "core" else KEY_FRAMES
+        self.method = v["method"]
+        self.skip_margin = v["skip_margin"]
         self.searched = 0          # statistics: searched moves, iterations, time
         self.iterations = 0
         self.seconds = 0.0

@@ -5,7 +5,9 @@ A policy file ``x.zip`` must have the sidecar ``x.meta.json`` written by
 :func:`electrify_env.policy_meta.save_policy_metadata`.  Loading checks it against this engine
 (observation layout version and size, action count; :func:`~electrify_env.policy_meta.check_compatible`)
 and refuses, with a message naming every difference, a policy saved for another layout; the card
-set is checked against the game's the first time the agent acts in a game of that card set.
+set and the mode of play (a solo policy only in solo games, a seat policy only in multi-player
+games) are checked the first time the agent acts in such a game (the arena checks them before
+it plays: :func:`check_policy_file`).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from electrify_env.policy_meta import (
 )
 
 from .base import Agent, AgentError, SeatView
+from .registry import check_params
 
 
 def save_policy(model, path: str | Path, card_set_hash: str, env_id: str, **extra) -> Path:
@@ -33,6 +36,25 @@ def save_policy(model, path: str | Path, card_set_hash: str, env_id: str, **extr
     return save_policy_metadata(path, policy_metadata(card_set_hash, env_id, **extra))
 
 
+def check_policy_file(path: str | Path, n_players: int | None = None,
+                      card_set_hash: str | None = None) -> dict:
+    """Check a policy file without loading the model (no torch import): the file exists, its
+    metadata sidecar reads and fits this engine's layout, and, if given, the card set and the
+    player count (a solo policy only in solo play, a seat policy only in multi-player games).
+    Returns the metadata.  Raises AgentError or PolicyMismatchError (both ValueError) with a
+    one-line message naming the file."""
+    if not str(path):
+        raise AgentError("agent 'ppo' needs a policy file: ppo:path=FILE.zip")
+    p = Path(path)
+    if not p.exists():
+        raise AgentError(f"agent 'ppo': policy file {p} does not exist")
+    if not p.is_file():
+        raise AgentError(f"agent 'ppo': policy file {p} is not a file")
+    meta = load_policy_metadata(p)
+    check_compatible(meta, card_set_hash=card_set_hash, where=f"policy {p}", n_players=n_players)
+    return meta
+
+
 class PPOAgent(Agent):
     """Plays a saved MaskablePPO policy.
 
@@ -41,9 +63,10 @@ class PPOAgent(Agent):
         deterministic: play the most likely legal action (default) instead of sampling one.
 
     Raises:
-        AgentError: no path, or the file does not exist.
-        PolicyMismatchError: the sidecar is missing, or the policy was saved for another
-            observation layout, action space or (when acting) card set.
+        AgentError: no path, the file does not exist, is not a file or does not load.
+        PolicyMismatchError: the sidecar is missing or malformed, or the policy was saved for
+            another observation layout, action space or (when acting) card set or mode of play
+            (a solo policy in a multi-player game, a seat policy in a solo game).
     """
 
     name = "ppo"
@@ -51,16 +74,17 @@ class PPOAgent(Agent):
 
     def __init__(self, path: str = "", deterministic: bool = True) -> None:
         super().__init__()
-        if not path:
-            raise AgentError("agent 'ppo' needs a policy file: ppo:path=FILE.zip")
-        p = Path(path)
-        if not p.exists():
-            raise AgentError(f"agent 'ppo': policy file {p} does not exist")
-        self.meta = load_policy_metadata(p)
-        check_compatible(self.meta, where=f"policy {p}")
+        v = check_params(self.name, path=str(path), deterministic=deterministic)
+        self.meta = check_policy_file(v["path"])
+        p = Path(v["path"])
         from sb3_contrib import MaskablePPO  # heavy import, only when a ppo agent is built
 
-        self.model = MaskablePPO.load(str(p), device="cpu")
+        try:
+            self.model = MaskablePPO.load(str(p), device="cpu")
+        except Exception as err:  # a corrupt zip fails in many ways inside sb3 / torch / zipfile
+            msg = " ".join(str(err).split())[:200]
+            raise AgentError(f"agent 'ppo': policy file {p} does not load as a MaskablePPO policy "
+                             f"({err.__class__.__name__}: {msg})") from None
         obs_shape = tuple(self.model.observation_space.shape or ())
         n_act = getattr(self.model.action_space, "n", None)
         if obs_shape != (OBS_SIZE,) or n_act != L.N_ACTIONS:
@@ -68,8 +92,8 @@ class PPOAgent(Agent):
                 f"policy {p} has observation shape {obs_shape} and {n_act} actions; this engine "
                 f"has ({OBS_SIZE},) and {L.N_ACTIONS}")
         self.path = p
-        self.deterministic = bool(deterministic)
-        self._checked_hashes: set[str] = set()
+        self.deterministic = v["deterministic"]
+        self._checked: set[tuple[str, int]] = set()
 
     def reset(self, seed: int = 0) -> None:
         """Reseed; a sampling policy also reseeds torch (the policy samples with torch)."""
@@ -82,10 +106,11 @@ class PPOAgent(Agent):
     def act(self, view: SeatView) -> int:
         """The policy's action for the seat's observation, restricted to the legal mask."""
         self._need(view)
-        h = view.card_set_hash
-        if h and h not in self._checked_hashes:
-            check_compatible(self.meta, card_set_hash=h, where=f"policy {self.path}")
-            self._checked_hashes.add(h)
+        key = (view.card_set_hash, int(view.n_players))
+        if key not in self._checked:
+            check_compatible(self.meta, card_set_hash=view.card_set_hash or None,
+                             where=f"policy {self.path}", n_players=key[1])
+            self._checked.add(key)
         action, _ = self.model.predict(view.observation, action_masks=view.mask.astype(bool),
                                        deterministic=self.deterministic)
         a = int(np.asarray(action).reshape(-1)[0])

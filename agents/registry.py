@@ -9,35 +9,81 @@ specs can be separated by commas), for example ``random``, ``greedy``,
 from __future__ import annotations
 
 import importlib
+import inspect
+import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import numpy as np
+
+from electrify_env.engine import layout as L
+
 from .base import Agent, AgentError
+
+_BOOL_TEXT = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of an agent kind: its type, default and meaning."""
+    """One parameter of an agent kind: its type, meaning and allowed values.
+
+    The registry is the one home of each parameter's type and range; its default is the default
+    in the agent class's signature (:meth:`AgentKind.defaults`), so the two cannot disagree.
+    Numbers must be finite and lie in ``[minimum, maximum]`` (either bound optional); text
+    parameters with ``choices`` must be one of them."""
 
     type: type
-    default: Any
     doc: str
     minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
 
     def parse(self, agent: str, key: str, text: str) -> Any:
-        """Convert ``text`` to the parameter's type, or raise AgentError."""
+        """Convert the spec text ``text`` to the parameter's type and check it (AgentError)."""
         try:
             if self.type is bool:
-                if text.lower() not in ("1", "0", "true", "false", "yes", "no"):
-                    raise ValueError
-                value = text.lower() in ("1", "true", "yes")
+                value: Any = _BOOL_TEXT[text.strip().lower()]
             else:
                 value = self.type(text)
-        except ValueError:
+        except (ValueError, KeyError):
             raise AgentError(f"agent {agent!r}: parameter {key}={text!r} is not a valid "
                              f"{self.type.__name__} ({self.doc})") from None
-        if self.minimum is not None and value < self.minimum:
-            raise AgentError(f"agent {agent!r}: parameter {key}={value} must be at least {self.minimum}")
+        return self.check(agent, key, value)
+
+    def check(self, agent: str, key: str, value: Any) -> Any:
+        """Check a value given as a spec or directly to the agent's constructor; return it
+        converted to the parameter's type, or raise AgentError naming the parameter."""
+        kind = {"int": "an int", "float": "a float", "str": "a str", "bool": "a bool"}.get(
+            self.type.__name__, self.type.__name__)
+        if self.type is bool:
+            if not isinstance(value, (bool, np.bool_)):
+                raise AgentError(f"agent {agent!r}: parameter {key}={value!r} must be {kind}")
+            return bool(value)
+        if self.type is str:
+            if not isinstance(value, str):
+                raise AgentError(f"agent {agent!r}: parameter {key}={value!r} must be {kind}")
+            if self.choices and value not in self.choices:
+                raise AgentError(f"agent {agent!r}: parameter {key}={value!r} is not one of "
+                                 f"{', '.join(self.choices)}")
+            return value
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise AgentError(f"agent {agent!r}: parameter {key}={value!r} must be {kind}")
+        if self.type is int:
+            if not isinstance(value, numbers.Integral):
+                raise AgentError(f"agent {agent!r}: parameter {key}={value!r} must be {kind}")
+            value = int(value)
+        else:
+            value = float(value)
+            if not math.isfinite(value):
+                raise AgentError(f"agent {agent!r}: parameter {key}={value!r} must be a finite number")
+        lo, hi = self.minimum, self.maximum
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            if hi is None:
+                raise AgentError(f"agent {agent!r}: parameter {key}={value!r} must be at least {lo}")
+            if lo is None:
+                raise AgentError(f"agent {agent!r}: parameter {key}={value!r} must be at most {hi}")
+            raise AgentError(f"agent {agent!r}: parameter {key}={value!r} must lie in [{lo}, {hi}]")
         return value
 
 
@@ -54,38 +100,63 @@ class AgentKind:
         module, cls = self.target.split(":")
         return getattr(importlib.import_module(module), cls)
 
+    def defaults(self) -> dict[str, Any]:
+        """The parameters' defaults, read from the agent class's signature (their one home)."""
+        sig = inspect.signature(self.load().__init__)
+        return {k: p.default for k, p in sig.parameters.items()
+                if k in self.params and p.default is not inspect.Parameter.empty}
+
+    def check(self, name: str, values: dict[str, Any]) -> dict[str, Any]:
+        """Check parameter values passed to the agent's constructor (every one known, typed and
+        in range); return them converted.  Agents call this so that a directly constructed agent
+        is checked exactly as a spec is."""
+        out = {}
+        for key, value in values.items():
+            if key not in self.params:
+                raise AgentError(f"agent {name!r} has no parameter {key!r}; parameters: "
+                                 f"{_param_list(self)}")
+            out[key] = self.params[key].check(name, key, value)
+        return out
+
 
 AGENTS: dict[str, AgentKind] = {
     "random": AgentKind("agents.random_agent:RandomAgent", "uniform over the legal actions"),
     "greedy": AgentKind(
         "agents.greedy:GreedyAgent",
         "one-ply lookahead with a hand-written evaluation of its information-set view",
-        {"weights": Param(str, "", "YAML weights file (default configs/agents/greedy.yaml)")}),
+        {"weights": Param(str, "YAML weights file (default configs/agents/greedy.yaml)")}),
     "mcts": AgentKind(
         "agents.mcts:MCTSAgent",
         "determinized flat Monte Carlo search, UCB1 at the root, greedy rollouts",
-        {"iters": Param(int, 48, "iterations (determinized rollouts) per searched move", 1),
-         "ms": Param(float, 0.0, "time budget per searched move in milliseconds (0: use iters; "
-                                 "a time budget is not reproducible)", 0),
-         "horizon": Param(int, 1, "rounds a rollout looks ahead before the evaluation", 1),
-         "top_k": Param(int, 5, "root candidates: the greedy's best k actions", 1),
-         "c": Param(float, 0.4, "UCB1 exploration constant", 0),
-         "search": Param(str, "key", "which decisions to search: 'key' (plan, boosts, acquire, "
-                                     "placing, discharge order, fulfil, rewards, free cards, flips, "
-                                     "breakthroughs), 'core' (plan, boosts, acquire, placing the "
-                                     "sector, free cards, flips, breakthroughs) or 'all'"),
-         "skip_margin": Param(float, 0.0, "skip the search when the greedy's best beats the "
-                                          "runner-up by more than this (points; 0: never)", 0),
-         "method": Param(str, "paired", "'paired': every candidate on the same samples; "
-                                        "'ucb': UCB1 over candidates, a new sample each iteration"),
-         "explore": Param(float, 0.0, "chance of a random (phase-first) rollout step", 0),
-         "weights": Param(str, "", "YAML weights file of the evaluation and the rollouts")}),
+        {"iters": Param(int, "iterations (determinized rollouts) per searched move", 1, 1_000_000),
+         "ms": Param(float, "time budget per searched move in milliseconds (0: use iters; "
+                            "a time budget is not reproducible)", 0, 60_000),
+         "horizon": Param(int, "rounds a rollout looks ahead before the evaluation", 1, L.N_ROUNDS),
+         "top_k": Param(int, "root candidates: the greedy's best k actions", 1, L.N_ACTIONS),
+         "c": Param(float, "UCB1 exploration constant (rollout values lie in [0, 1])", 0, 10),
+         "search": Param(str, "which decisions to search: 'key' (plan, boosts, acquire, "
+                              "placing, discharge order, fulfil, rewards, free cards, flips, "
+                              "breakthroughs), 'core' (plan, boosts, acquire, placing the "
+                              "sector, free cards, flips, breakthroughs) or 'all'",
+                         choices=("core", "key", "all")),
+         "skip_margin": Param(float, "skip the search when the greedy's best beats the "
+                                     "runner-up by more than this (points; 0: never)", 0, 1000),
+         "method": Param(str, "'paired': every candidate on the same samples; "
+                              "'ucb': UCB1 over candidates, a new sample each iteration",
+                         choices=("paired", "ucb")),
+         "explore": Param(float, "chance of a random (phase-first) rollout step", 0, 1),
+         "weights": Param(str, "YAML weights file of the evaluation and the rollouts")}),
     "ppo": AgentKind(
         "agents.ppo:PPOAgent",
         "a saved MaskablePPO policy (refuses one saved for another layout or card set)",
-        {"path": Param(str, "", "the policy .zip (a .meta.json sidecar must be beside it)"),
-         "deterministic": Param(bool, True, "take the most likely action instead of sampling")}),
+        {"path": Param(str, "the policy .zip (a .meta.json sidecar must be beside it)"),
+         "deterministic": Param(bool, "take the most likely action instead of sampling")}),
 }
+
+
+def check_params(name: str, **values: Any) -> dict[str, Any]:
+    """Check the constructor arguments of agent kind ``name`` (see :meth:`AgentKind.check`)."""
+    return AGENTS[name].check(name, values)
 
 
 @dataclass(frozen=True)
@@ -141,6 +212,14 @@ def describe_agents() -> str:
     lines = []
     for name, kind in AGENTS.items():
         lines.append(f"{name}: {kind.doc}")
+        defaults = kind.defaults() if kind.params else {}
         for key, p in kind.params.items():
-            lines.append(f"    {key} ({p.type.__name__}, default {p.default!r}): {p.doc}")
+            rng = ""
+            if p.minimum is not None or p.maximum is not None:
+                lo = "" if p.minimum is None else p.minimum
+                hi = "" if p.maximum is None else p.maximum
+                rng = f", range [{lo}, {hi}]"
+            elif p.choices:
+                rng = f", one of {', '.join(p.choices)}"
+            lines.append(f"    {key} ({p.type.__name__}, default {defaults.get(key)!r}{rng}): {p.doc}")
     return "\n".join(lines)

@@ -27,31 +27,93 @@ class ReplayError(ValueError):
 
 def load_replay(path: str | Path, game: int | None = None) -> dict:
     """Read one game record from a ``games.jsonl`` (the line whose ``index`` is ``game``, or the
-    first) or a one-record JSON file."""
+    first) or a one-record JSON file, and check its fields (:func:`check_record`).  Every problem
+    is a ReplayError whose one-line message names the file."""
     path = Path(path)
     if not path.exists():
         raise ReplayError(f"replay file {path} does not exist")
-    text = path.read_text()
-    records = []
+    if path.is_dir():
+        inside = path / "games.jsonl"
+        hint = f"; did you mean {inside}?" if inside.is_file() else ""
+        raise ReplayError(f"replay file {path} is a folder, not an arena games.jsonl or a JSON "
+                          f"replay{hint}")
     try:
-        if path.suffix == ".jsonl":
-            records = [json.loads(line) for line in text.splitlines() if line.strip()]
-        else:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ReplayError(f"{path}: cannot be read as UTF-8 text ({err.__class__.__name__})") from None
+    records = []
+    if path.suffix == ".jsonl":
+        for no, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError as err:
+                    raise ReplayError(f"{path}: line {no}: not valid JSON ({err.msg})") from None
+    else:
+        try:
             data = json.loads(text)
-            records = data if isinstance(data, list) else [data]
-    except json.JSONDecodeError as err:
-        raise ReplayError(f"{path}: not valid JSON: {err}") from None
+        except json.JSONDecodeError as err:
+            raise ReplayError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: "
+                              f"{err.msg})") from None
+        records = data if isinstance(data, list) else [data]
     records = [r for r in records if isinstance(r, dict) and r.get("format") == REPLAY_FORMAT]
     if not records:
         raise ReplayError(f"{path}: no arena game records (format {REPLAY_FORMAT!r}) in it")
     if game is None:
-        return records[0]
+        return check_record(records[0], f"{path}")
     for r in records:
         if r.get("index") == game:
-            return r
+            return check_record(r, f"{path}: game {game}")
     idx = [r.get("index") for r in records]
     raise ReplayError(f"{path}: no game with index {game}; it holds indexes {idx[0]}..{idx[-1]}"
                       if len(idx) > 1 else f"{path}: no game with index {game}; it holds {idx}")
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_record(record: dict, where: str = "replay") -> dict:
+    """Check the fields a replay reads (types, sizes, action ids); return ``record`` or raise
+    ReplayError naming ``where`` and the field.  Whether the actions replay is checked while
+    replaying (:func:`replay_steps`)."""
+    from electrify_env.engine.layout import MAX_PLAYERS, N_ACTIONS
+
+    def bad(field: str, what: str) -> ReplayError:
+        return ReplayError(f"{where}: field {field!r} {what}")
+
+    for key in ("seed", "n_players", "lineup", "actions", "scores"):
+        if key not in record:
+            raise bad(key, "is missing")
+    if not _is_int(record["seed"]):
+        raise bad("seed", f"must be an integer, got {record['seed']!r}")
+    n = record["n_players"]
+    if not _is_int(n) or not 1 <= n <= MAX_PLAYERS:
+        raise bad("n_players", f"must be 1..{MAX_PLAYERS}, got {n!r}")
+    lineup = record["lineup"]
+    if not isinstance(lineup, list) or len(lineup) != n or not all(isinstance(a, str) for a in lineup):
+        raise bad("lineup", f"must be a list of {n} agent names")
+    scen = record.get("scenario")
+    if scen is not None and not isinstance(scen, str):
+        raise bad("scenario", f"must be a scenario id or file, got {scen!r}")
+    if (n == 1) != bool(scen):
+        raise bad("scenario", "must be given exactly when n_players is 1")
+    packs = record.get("tech_packs", [])
+    if not isinstance(packs, list) or not all(isinstance(p, str) for p in packs):
+        raise bad("tech_packs", "must be a list of tech pack names")
+    acts = record["actions"]
+    if not isinstance(acts, list):
+        raise bad("actions", "must be a list of action ids")
+    for k, a in enumerate(acts):
+        if not _is_int(a) or not 0 <= a < N_ACTIONS:
+            raise bad("actions", f"entry {k} must be an action id 0..{N_ACTIONS - 1}, got {a!r}")
+    scores = record["scores"]
+    if not isinstance(scores, list) or len(scores) != n or not all(_is_int(x) for x in scores):
+        raise bad("scores", f"must be a list of {n} integers")
+    h = record.get("card_set_hash")
+    if h is not None and not isinstance(h, str):
+        raise bad("card_set_hash", "must be a string")
+    return record
 
 
 def save_replay(record: dict, path: str | Path) -> Path:
@@ -105,6 +167,13 @@ def replay_game(record: dict):
     return g
 
 
+def check_delay(delay: float) -> float:
+    """The seconds between moves of an automatic replay: a finite number 0..60."""
+    if not isinstance(delay, (int, float)) or isinstance(delay, bool) or not 0 <= delay <= 60:
+        raise ReplayError(f"delay must be a number of seconds 0..60, got {delay!r}")
+    return float(delay)
+
+
 def run_replay(record: dict, auto: bool = False, delay: float = 0.0,
                out: Callable[[str], None] = print, ask: Callable[[str], str] = input) -> object:
     """Show a game move by move: each action with the seat and agent that chose it, the table
@@ -138,7 +207,10 @@ def run_replay(record: dict, auto: bool = False, delay: float = 0.0,
         if mode in ("turn", "round"):
             continue
         while True:
-            cmd = ask("> ").strip().lower()
+            try:
+                cmd = ask("> ").strip().lower()
+            except EOFError:       # input closed (a pipe, Ctrl-D): stop as with q
+                cmd = "q"
             if cmd == "q":
                 out("(stopped)")
                 return game
@@ -174,6 +246,7 @@ def main(argv=None) -> int:
     ap.add_argument("--delay", type=float, default=0.0)
     args = ap.parse_args(argv)
     try:
+        check_delay(args.delay)
         run_replay(load_replay(args.file, args.game), auto=args.auto or args.delay > 0, delay=args.delay)
     except ReplayError as err:
         print(f"replay: error: {err}", file=sys.stderr)

@@ -13,6 +13,8 @@ drop_stale_caches()
 __version__ = "0.1.0"
 
 from .game import Game, IllegalActionError  # noqa: E402
+from .savefile import InvalidSaveError  # noqa: E402
+from .validation import MAX_SEED, InvalidArgumentError  # noqa: E402
 
 _LAZY = {"env": "env", "raw_env": "raw_env"}
 
@@ -25,4 +27,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Game", "IllegalActionError", "__version__", "env", "raw_env"]
+__all__ = ["Game", "IllegalActionError", "InvalidArgumentError", "InvalidSaveError", "MAX_SEED",
+           "__version__", "env", "raw_env"]

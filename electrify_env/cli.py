@@ -12,6 +12,11 @@
                                              every agent on every solo scenario
     electrify replay arena_out/games.jsonl --game 3 [--auto --delay 0.05]
                                              replay an arena game move by move
+
+Player counts (2-4), game counts (positive) and seeds (0..2**62-1) are checked with the same
+functions as ``Game`` and the environments (:mod:`electrify_env.validation`) before a command
+runs; a bad value prints the usage and one ``electrify CMD: error: argument --X: ...`` line and
+the exit status is 2.
 """
 from __future__ import annotations
 
@@ -28,7 +33,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if args.solo:
         game = Game(seed=args.seed, card_set=args.cards, tech_packs=packs, scenario=args.solo)
     else:
-        game = Game(n_players=args.players, seed=args.seed, card_set=args.cards, tech_packs=packs)
+        game = Game(n_players=args.players or 4, seed=args.seed, card_set=args.cards, tech_packs=packs)
     rng = np.random.default_rng(args.seed)
     play_random(game, rng)
     print(game.render(hands=False))
@@ -70,7 +75,7 @@ def _cmd_soak(args: argparse.Namespace) -> int:
     from .game import resolve_tech_pack
     from .scenarios import list_scenarios
 
-    players = tuple(int(x) for x in args.players.split(","))
+    players = args.players or (2, 3, 4)
     packs = [resolve_tech_pack(p) for p in (args.tech or "").split(",") if p]
     from .cards import load_card_set
     cards = load_card_set(args.cards, tech_packs=packs)
@@ -104,10 +109,14 @@ def _cmd_layout(args: argparse.Namespace) -> int:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from agents.arena import ArenaConfig, format_table, run_arena
 
-    cfg = ArenaConfig(agents=[a for a in args.agents.split(",") if a], players=args.players,
+    def items(text: str | None) -> list[str]:
+        return [x.strip() for x in (text or "").split(",") if x.strip()]
+
+    # run_arena checks everything (agents, scenarios, tech packs, --out) before the first game
+    cfg = ArenaConfig(agents=items(args.agents), players=args.players,
                       games=args.games, seed=args.seed, jobs=args.jobs,
-                      solo=None if args.solo is None else [s for s in args.solo.split(",") if s],
-                      tech_packs=[p for p in (args.tech or "").split(",") if p],
+                      solo=None if args.solo is None else items(args.solo),
+                      tech_packs=items(args.tech),
                       out=None if args.out == "-" else args.out, progress=not args.quiet)
     res = run_arena(cfg)
     print(format_table(res["summary"]))
@@ -118,9 +127,10 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from agents.replay import load_replay, run_replay
+    from agents.replay import check_delay, load_replay, run_replay
 
-    run_replay(load_replay(args.file, args.game), auto=args.auto, delay=args.delay)
+    delay = check_delay(args.delay)
+    run_replay(load_replay(args.file, args.game), auto=args.auto, delay=delay)
     return 0
 
 
@@ -129,8 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="electrify", description="Electrify: engine, demo and tools.")
     sub = ap.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a complete game between random agents")
-    demo.add_argument("--players", type=int, default=4, help="2-4 players (default 4)")
-    demo.add_argument("--seed", type=int, default=7, help="game seed (default 7)")
+    demo.add_argument("--players", type=int, default=None, help="2-4 players (default 4; 1 with --solo)")
+    demo.add_argument("--seed", type=int, default=7, help="game seed 0..2**62-1 (default 7)")
     demo.add_argument("--cards", default=None, help="card-set YAML (default: configs/cards/base.yaml)")
     demo.add_argument("--solo", default=None, metavar="SCENARIO", help="play a solo scenario (see `electrify scenarios`)")
     demo.add_argument("--tech", default=None, help="tech packs to shuffle in, comma-separated (grid,market)")
@@ -142,9 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
     val.add_argument("--base", default=None, help="card set under a tech pack (default: base.yaml)")
     val.set_defaults(func=_cmd_cards)
     sk = sub.add_parser("soak", help="random games with every invariant checked after every decision")
-    sk.add_argument("--games", type=int, default=10_000)
-    sk.add_argument("--players", default="2,3,4", help="player counts to cycle through")
-    sk.add_argument("--seed", type=int, default=0)
+    sk.add_argument("--games", type=int, default=10_000, help="games to play (positive)")
+    sk.add_argument("--players", type=_int_list, default=None,
+                    help="player counts 2-4 to cycle through, comma-separated (default 2,3,4)")
+    sk.add_argument("--seed", type=int, default=0, help="first seed; games use seed, seed+1, ... (< 2**62)")
     sk.add_argument("--cards", default=None)
     sk.add_argument("--tech", default=None, help="tech packs, comma-separated (grid,market)")
     sk.add_argument("--solo", default=None, help="solo scenarios, comma-separated, or 'all'")
@@ -162,23 +173,95 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--games", type=int, default=100, help="games per pairing / line-up / scenario")
     ar.add_argument("--seed", type=int, default=0)
     ar.add_argument("--jobs", type=int, default=1, help="worker processes")
-    ar.add_argument("--solo", default=None, help="solo scenarios, comma-separated, or 'all'")
+    ar.add_argument("--solo", default=None,
+                    help="solo scenarios, comma-separated: ids, scenario files (.yaml) or 'all'")
     ar.add_argument("--tech", default=None, help="tech packs, comma-separated (grid,market)")
-    ar.add_argument("--out", default="arena_out", help="output folder ('-': write nothing)")
+    ar.add_argument("--out", default="arena_out",
+                    help="output folder, checked before the games run ('-': write nothing)")
     ar.add_argument("--quiet", action="store_true", help="no progress bar")
     ar.set_defaults(func=_cmd_arena)
     rp = sub.add_parser("replay", help="replay an arena game move by move in the terminal")
     rp.add_argument("file", help="a games.jsonl of the arena, or a one-game JSON replay")
     rp.add_argument("--game", type=int, default=None, help="the game's index (default: the first)")
     rp.add_argument("--auto", action="store_true", help="play on without waiting for Enter")
-    rp.add_argument("--delay", type=float, default=0.0, help="seconds between moves with --auto")
+    rp.add_argument("--delay", type=float, default=0.0, help="seconds between moves with --auto (0-60)")
     rp.set_defaults(func=_cmd_replay)
     return ap
 
 
+def _int_list(text: str) -> tuple[int, ...]:
+    """argparse type: comma-separated integers (``"2,3,4"``)."""
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid list of integers: {text!r}") from None
+    if not values:
+        raise argparse.ArgumentTypeError("give at least one integer")
+    return values
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Range checks of the parsed numbers, with the shared checks of
+    :mod:`electrify_env.validation` (the same ranges as ``Game`` and the envs).  Raises
+    ``_ArgumentProblem(option, message)``."""
+    from .validation import InvalidArgumentError, check_count, check_players, check_seed, check_seed_run
+
+    def check(option: str, fn, *a, **kw):
+        try:
+            fn(*a, **kw)
+        except InvalidArgumentError as err:
+            raise _ArgumentProblem(option, str(err)) from None
+
+    cmd = args.command
+    if cmd == "demo":
+        check("--seed", check_seed, args.seed)
+        if args.solo:
+            check("--players", check_players, 1 if args.players is None else args.players, solo=True)
+        elif args.players is not None:
+            check("--players", check_players, args.players)
+    elif cmd == "soak":
+        check("--games", check_count, args.games, "games")
+        check("--seed", check_seed_run, args.seed, args.games)
+        if not args.solo:
+            for n in args.players or ():
+                check("--players", check_players, n)
+    elif cmd == "arena":
+        check("--games", check_count, args.games, "games")
+        check("--seed", check_seed, args.seed)
+        check("--jobs", check_count, args.jobs, "jobs")
+        if args.solo is None:
+            check("--players", check_players, args.players)
+
+
+class _ArgumentProblem(Exception):
+    """A parsed option outside its range: ``option`` and the checker's message."""
+
+    def __init__(self, option: str, message: str) -> None:
+        self.option = option
+        super().__init__(message)
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The sub-command parser ``name`` of ``parser`` (for its usage line and prog name)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[name]
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``electrify`` console script."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``electrify`` console script.  Returns the exit status: 0 done, 1 a
+    check failed (soak, cards validate), 2 bad input (printed as one argparse-style line; a
+    malformed command line exits 2 from argparse itself)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        _check_arguments(args)
+    except _ArgumentProblem as problem:
+        sub = _subparser(parser, args.command)
+        sub.print_usage(sys.stderr)
+        print(f"{sub.prog}: error: argument {problem.option}: {problem}", file=sys.stderr)
+        return 2
     try:
         return args.func(args)
     except ValueError as err:

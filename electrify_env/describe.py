@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .actions import KINDS, decode
 from .engine import layout as L
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -118,97 +119,85 @@ def describe_action(game: "Game", a: int) -> str:
     """What action id ``a`` means at the pending decision (also for ids illegal now)."""
     if not 0 <= a < L.N_ACTIONS:
         return f"{a}: not an action id (0..{L.N_ACTIONS - 1})"
-    S = game.state
-    fr = _top(game) or [0] * L.FRAME
-    ft = fr[0]
-    p = game.current_player
-    pb = _pb(p)
+    act = decode(a)
+    return _ACTION_TEXT[act.kind](game, _top(game) or [0] * L.FRAME, **act.args)
+
+
+def _hand(game: "Game", h: int) -> str:
+    pb = _pb(game.current_player)
+    if h < game.state[pb + L.P_HAND_N]:
+        return _face(game, int(game.state[pb + L.P_HAND + h]))
+    return f"hand slot {h} (empty)"
+
+
+def _verb(fr) -> str:
+    return "play for free" if fr[0] == L.FT_CARD_CHOICE else "buy"
+
+
+def _dis_card_text(game: "Game", fr, sector: int, slot: int) -> str:
+    face = int(game.state[_pb(game.current_player) + L.P_SEC_CARD + sector * L.MAX_SLOTS + slot])
+    what = _face(game, face) if face >= 0 else "(empty)"
+    return f"discharge the card at {game.cards.sector_names[sector]} slot {slot}: {what}"
+
+
+def _develop_text(game: "Game", fr, column: int) -> str:
     cols = game.cards.column_names
-    secs = game.cards.sector_names
+    return f"develop a {cols[column]} cube" + (f" into {cols[column + 1]}" if column + 1 < L.N_COLS else "")
 
-    def hand(h):
-        if h < S[pb + L.P_HAND_N]:
-            return _face(game, int(S[pb + L.P_HAND + h]))
-        return f"hand slot {h} (empty)"
 
-    if a == L.A_PASS:
-        return "pass: " + PASS_MEANING.get(ft, "end this decision")
-    if a < L.A_BOOST:
-        return f"plan: charge {secs[a - L.A_PLAN]} this round"
-    if a == L.A_BOOST:
-        return "take the boost"
-    verb = "play for free" if ft == L.FT_CARD_CHOICE else "buy"
-    if a < L.A_CARD_BASIC:
-        return f"{verb} from hand: {hand(a - L.A_CARD_HAND)}"
-    if a < L.A_PAY:
-        bf = a - L.A_CARD_BASIC
-        return f"{verb} basic card {bf // 2} face {'AB'[bf % 2]}: {_face(game, L.FACE_BASIC + bf)}"
-    if a < L.A_PLACE_SECTOR:
-        c = a - L.A_PAY
-        return f"pay a {cols[c]} depot cube (value {game.cards.table[L.T_COL_DEPOT + c]})"
-    if a < L.A_PLACE_SLOT:
-        return f"place the card on {secs[a - L.A_PLACE_SECTOR]}"
-    if a < L.A_DIS_SECTOR:
-        return f"insert the card at slot {a - L.A_PLACE_SLOT} (0 = top)"
-    if a < L.A_DIS_CARD:
-        s = a - L.A_DIS_SECTOR
-        return f"discharge the {secs[s]} sector tile"
-    if a < L.A_ICON:
-        x = a - L.A_DIS_CARD
-        s, k = divmod(x, L.MAX_SLOTS)
-        face = int(S[pb + L.P_SEC_CARD + x])
-        what = _face(game, face) if face >= 0 else "(empty)"
-        return f"discharge the card at {secs[s]} slot {k}: {what}"
-    if a < L.A_PRODUCE:
-        return f"use icon {a - L.A_ICON} of the item"
-    if a < L.A_DEVELOP:
-        return f"produce a {cols[a - L.A_PRODUCE]} cube"
-    if a < L.A_TRANSMIT:
-        c = a - L.A_DEVELOP
-        return f"develop a {cols[c]} cube" + (f" into {cols[c + 1]}" if c + 1 < L.N_COLS else "")
-    if a < L.A_RESEARCH:
-        return f"transmit a {cols[a - L.A_TRANSMIT]} cube to the grid"
-    if a < L.A_INVEST:
-        return "research: marker +1"
-    if a < L.A_PLAN_MOVE:
-        return "invest: draw from the " + ("production" if a == L.A_INVEST else "infrastructure") + " deck"
-    if a < L.A_BT:
-        s, c = divmod(a - L.A_PLAN_MOVE, L.N_COLS)
-        return f"plan: move {secs[s]} to column {c} ({cols[c]})"
-    if a < L.A_FULFILL:
-        return f"cover research breakthrough space {a - L.A_BT}"
-    if a < L.A_REWARD:
-        lv = a - L.A_FULFILL
-        d = int(S[L.S_DEMAND + lv])
-        return f"fulfil level {lv + 1} demand: {game.cards.describe_demand(d)}"
-    if a < L.A_FLIP:
-        r = a - L.A_REWARD
-        if ft == L.FT_REWARD:
-            items = _reward_text(game, fr)
-            if r < len(items):
-                return f"take reward [{r}]: {items[r]}"
-        return f"take reward slot {r}"
-    if a < L.A_REORDER:
-        return f"flip {secs[a - L.A_FLIP]} to side B"
-    if a < L.A_DISCARD:
-        k = a - L.A_REORDER
-        if ft == L.FT_REORDER:
-            face = int(S[pb + L.P_SEC_CARD + fr[1] * L.MAX_SLOTS + k])
-            if face >= 0:
-                return f"next card (top to bottom): {_face(game, face)} (old slot {k})"
-        return f"next card: the one from old slot {k}"
-    if a < L.A_DONATE:
-        h = a - L.A_DISCARD
-        return f"discard for its bonus: {hand(h)}"
-    if a < L.A_DONATE + L.N_COLS:
-        c = a - L.A_DONATE
-        return f"donate a {cols[c]} grid cube to research (+{game.cards.table[L.T_COL_GRID + c]})"
-    if a < L.A_ONGOING:
-        return f"discard for the multiplier (no bonus): {hand(a - L.A_DISCARD_MULT)}"
-    if a < L.A_SOLO_SWAP:
-        return "take the ongoing follow-up"
-    i, j = L.SOLO_PAIRS[a - L.A_SOLO_SWAP]
-    return f"swap the starting columns of {secs[i]} and {secs[j]}"
+def _reward_option_text(game: "Game", fr, reward: int) -> str:
+    if fr[0] == L.FT_REWARD:
+        items = _reward_text(game, fr)
+        if reward < len(items):
+            return f"take reward [{reward}]: {items[reward]}"
+    return f"take reward slot {reward}"
+
+
+def _reorder_text(game: "Game", fr, slot: int) -> str:
+    if fr[0] == L.FT_REORDER:
+        face = int(game.state[_pb(game.current_player) + L.P_SEC_CARD + fr[1] * L.MAX_SLOTS + slot])
+        if face >= 0:
+            return f"next card (top to bottom): {_face(game, face)} (old slot {slot})"
+    return f"next card: the one from old slot {slot}"
+
+
+# one text per action kind (electrify_env.actions.KINDS), called with the kind's arguments
+_ACTION_TEXT = {
+    "pass": lambda g, fr: "pass: " + PASS_MEANING.get(fr[0], "end this decision"),
+    "plan": lambda g, fr, sector: f"plan: charge {g.cards.sector_names[sector]} this round",
+    "boost": lambda g, fr: "take the boost",
+    "card_hand": lambda g, fr, hand_slot: f"{_verb(fr)} from hand: {_hand(g, hand_slot)}",
+    "card_basic": lambda g, fr, basic, face: (f"{_verb(fr)} basic card {basic} face {'AB'[face]}: "
+                                              f"{_face(g, L.FACE_BASIC + 2 * basic + face)}"),
+    "pay": lambda g, fr, column: (f"pay a {g.cards.column_names[column]} depot cube "
+                                  f"(value {g.cards.table[L.T_COL_DEPOT + column]})"),
+    "place_sector": lambda g, fr, sector: f"place the card on {g.cards.sector_names[sector]}",
+    "place_slot": lambda g, fr, slot: f"insert the card at slot {slot} (0 = top)",
+    "dis_sector": lambda g, fr, sector: f"discharge the {g.cards.sector_names[sector]} sector tile",
+    "dis_card": _dis_card_text,
+    "icon": lambda g, fr, icon: f"use icon {icon} of the item",
+    "produce": lambda g, fr, column: f"produce a {g.cards.column_names[column]} cube",
+    "develop": _develop_text,
+    "transmit": lambda g, fr, column: f"transmit a {g.cards.column_names[column]} cube to the grid",
+    "research": lambda g, fr: "research: marker +1",
+    "invest": lambda g, fr, deck: f"invest: draw from the {('production', 'infrastructure')[deck]} deck",
+    "plan_move": lambda g, fr, sector, column: (f"plan: move {g.cards.sector_names[sector]} to column {column} "
+                                                f"({g.cards.column_names[column]})"),
+    "bt": lambda g, fr, space: f"cover research breakthrough space {space}",
+    "fulfill": lambda g, fr, level: (f"fulfil level {level + 1} demand: "
+                                     f"{g.cards.describe_demand(int(g.state[L.S_DEMAND + level]))}"),
+    "reward": _reward_option_text,
+    "flip": lambda g, fr, sector: f"flip {g.cards.sector_names[sector]} to side B",
+    "reorder": _reorder_text,
+    "discard": lambda g, fr, hand_slot: f"discard for its bonus: {_hand(g, hand_slot)}",
+    "donate": lambda g, fr, column: (f"donate a {g.cards.column_names[column]} grid cube to research "
+                                     f"(+{g.cards.table[L.T_COL_GRID + column]})"),
+    "discard_mult": lambda g, fr, hand_slot: f"discard for the multiplier (no bonus): {_hand(g, hand_slot)}",
+    "ongoing": lambda g, fr: "take the ongoing follow-up",
+    "solo_swap": lambda g, fr, sector_a, sector_b: (f"swap the starting columns of {g.cards.sector_names[sector_a]} "
+                                                    f"and {g.cards.sector_names[sector_b]}"),
+}
+assert set(_ACTION_TEXT) == {r.kind for r in KINDS}, "describe: every action kind needs a text"
 
 
 def render(game: "Game", hands: bool = True) -> str:

@@ -6,8 +6,9 @@ validates input, keeps the action history and offers saving, replay, description
 from __future__ import annotations
 
 import json
+import weakref
 from pathlib import Path
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -21,49 +22,31 @@ from .engine.setup import init_state
 from .engine.solo import init_solo, solo_final_score, stars_claimed
 from .scenarios import SCENARIOS_DIR, Scenario, load_scenario
 from .engine.step import apply_action, step_checked
+from .savefile import SAVE_FORMAT, SAVE_VERSION, InvalidSaveError, SaveContents, read_save
+from .validation import (  # MAX_SEED and IllegalActionError are re-exported here
+    MAX_SEED, IllegalActionError, InvalidArgumentError, action_in_range, as_int, check_action,
+    check_players, check_seed, check_tech_packs, tech_pack_options,
+)
 from . import describe as _describe
 
-SAVE_FORMAT = "electrify-game"
-SAVE_VERSION = 1
-MAX_SEED = (1 << 62) - 1
-
-
-class IllegalActionError(ValueError):
-    """Raised by :meth:`Game.step` for an action id that is not legal now; the state is unchanged."""
-
-
-_FF_CACHE: dict[str, np.ndarray] = {}
+# face-feature tables per CardSet object: (the card table they were computed from, a copy of its
+# contents, the features).  Keyed on the object, not on ``CardSet.hash``: a set rebuilt around an
+# edited table (custom faces) gets its own features, and a writable table is compared with the
+# copy on every call, so faces rewritten in place are seen too.  Read-only tables (the loader's,
+# ``position.with_table``'s) cannot change and skip the comparison.
+_FF_CACHE: "weakref.WeakKeyDictionary[CardSet, tuple]" = weakref.WeakKeyDictionary()
 
 
 def _face_table(cards: CardSet) -> np.ndarray:
-    ff = _FF_CACHE.get(cards.hash)
-    if ff is None:
-        ff = face_features(cards.table)
-        ff.flags.writeable = False
-        _FF_CACHE[cards.hash] = ff
+    """The read-only face-feature table (observation inputs) of ``cards``' current card table."""
+    T = cards.table
+    hit = _FF_CACHE.get(cards)
+    if hit is not None and hit[0] is T and (not T.flags.writeable or np.array_equal(hit[1], T)):
+        return hit[2]
+    ff = face_features(T)
+    ff.flags.writeable = False
+    _FF_CACHE[cards] = (T, np.array(T, copy=True), ff)
     return ff
-
-
-def _check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    seed = int(seed)
-    if seed < 0 or seed > MAX_SEED:
-        raise ValueError(f"seed must be between 0 and 2**62-1, got {seed}")
-    return seed
-
-
-def _check_players(n_players, solo: bool) -> int:
-    if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
-        raise ValueError(f"n_players must be an integer 1-4, got {n_players!r}")
-    n = int(n_players)
-    if solo and n != 1:
-        raise ValueError(f"n_players must be 1 in a solo scenario game, got {n}")
-    if not solo and not 2 <= n <= L.MAX_PLAYERS:
-        if n == 1:
-            raise ValueError("n_players=1 is solo play: give a scenario (see `electrify scenarios`)")
-        raise ValueError(f"n_players must be 2, 3 or 4 (or 1 with a scenario), got {n}")
-    return n
 
 
 def tech_pack_names() -> list[str]:
@@ -78,7 +61,7 @@ def resolve_tech_pack(name_or_path: str | Path) -> Path:
         return Path(text)
     path = DEFAULT_CARDS_DIR / f"tech_{text}.yaml"
     if not path.exists():
-        raise ValueError(f"unknown tech pack {text!r}; shipped packs: {', '.join(tech_pack_names())}")
+        raise InvalidArgumentError(f"unknown tech pack {text!r}; shipped packs: {', '.join(tech_pack_names())}")
     return path
 
 
@@ -90,9 +73,28 @@ def _portable(path: Path, folder: Path) -> str:
         return str(path)
 
 
-def _unportable(text: str, folder: Path) -> Path:
-    p = Path(text)
-    return p if p.is_absolute() else folder / p
+def resolve_card_set(card_set: CardSet | str | Path | None,
+                     tech_packs: str | Path | Sequence[str | Path] = ()) -> CardSet:
+    """The card set of a game: a :class:`CardSet` as is (then no ``tech_packs``), or the set at a
+    path (None: the shipped base set) with the tech packs (one name or path, or a sequence)."""
+    packs = check_tech_packs(tech_packs)
+    if isinstance(card_set, CardSet):
+        if packs:
+            raise InvalidArgumentError("tech_packs: give tech packs either inside the CardSet or as "
+                                       "tech_packs, not both")
+        return card_set
+    if card_set is not None and not isinstance(card_set, (str, Path)):
+        raise InvalidArgumentError(f"card_set must be a CardSet, a path or None, got {card_set!r}")
+    return load_card_set(card_set, tech_packs=tuple(resolve_tech_pack(p) for p in packs))
+
+
+def resolve_scenario(scenario: Scenario | str | Path | None) -> Scenario | None:
+    """A :class:`Scenario` as is, an id or path loaded, or None (a multiplayer game)."""
+    if scenario is None or isinstance(scenario, Scenario):
+        return scenario
+    if not isinstance(scenario, (str, Path)):
+        raise InvalidArgumentError(f"scenario must be a scenario id, a path, a Scenario or None, got {scenario!r}")
+    return load_scenario(scenario)
 
 
 class Game:
@@ -100,44 +102,41 @@ class Game:
 
     Args:
         n_players: 2, 3 or 4; 1 for a solo scenario (the default when ``scenario`` is given).
-        seed: any integer in [0, 2**62); the whole game (deal, decks, demand cards, sector order,
-            deck rebuilds, solo tokens and random level) follows from it and the actions (R25).
+        seed: any integer 0..2**62-1 (``MAX_SEED``); the whole game (deal, decks, demand cards,
+            sector order, deck rebuilds, solo tokens and random level) follows from it and the
+            actions (R25).
         card_set: a :class:`~electrify_env.cards.CardSet` (its tech packs included), a path to a
             card-set YAML file, or None for the shipped base set.
-        tech_packs: tech packs to shuffle into the decks: shipped names (``"grid"``,
-            ``"market"``, see :func:`tech_pack_names`) or pack-file paths.
+        tech_packs: tech packs to shuffle into the decks: a shipped name (``"grid"``,
+            ``"market"``, see :func:`tech_pack_names`) or pack-file path, or a sequence of them.
         scenario: a solo scenario id (``electrify scenarios``), a path, or a
             :class:`~electrify_env.scenarios.Scenario`; makes the game a solo game.
 
     The pending decision belongs to :attr:`current_player`; :meth:`legal_mask` lists its legal
     ids and :meth:`step` applies one.
+
+    Raises:
+        InvalidArgumentError (a ValueError): an argument outside its range (see
+        :mod:`electrify_env.validation`); CardSetError / ScenarioError for files that do not load.
     """
 
     def __init__(self, n_players: int | None = None, seed: int = 0,
-                 card_set: CardSet | str | Path | None = None, tech_packs: Sequence[str | Path] = (),
+                 card_set: CardSet | str | Path | None = None,
+                 tech_packs: str | Path | Sequence[str | Path] = (),
                  scenario: Scenario | str | Path | None = None) -> None:
-        if isinstance(card_set, CardSet):
-            if tech_packs:
-                raise ValueError("give tech packs either inside the CardSet or as tech_packs, not both")
-            self.cards = card_set
-        else:
-            self.cards = load_card_set(card_set, tech_packs=tuple(resolve_tech_pack(p) for p in tech_packs))
-        if scenario is not None and not isinstance(scenario, Scenario):
-            scenario = load_scenario(scenario)
-        self.scenario: Scenario | None = scenario
-        if n_players is None:
-            n_players = 1 if scenario is not None else 2
-        self.n_players = _check_players(n_players, scenario is not None)
-        self.seed = _check_seed(seed)
-        self.options = sum(1 << k for k in range(1, len(self.cards.pack_names) + 1))
+        solo = scenario is not None
+        self.n_players = check_players(n_players if n_players is not None else (1 if solo else 2), solo)
+        self.seed = check_seed(seed)
+        self.cards = resolve_card_set(card_set, tech_packs)
+        self.scenario: Scenario | None = resolve_scenario(scenario)
+        self.options = tech_pack_options(len(self.cards.pack_names))
         self.state = np.zeros(L.S_SIZE, dtype=np.int64)
         self.history: list[int] = []
         self._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
-        self._ff = _face_table(self.cards)
         init_state(self.state, self.cards.table, np.int64(self.n_players), np.int64(self.seed),
                    np.int64(self.options))
-        if scenario is not None:
-            init_solo(self.state, scenario.table)
+        if self.scenario is not None:
+            init_solo(self.state, self.scenario.table)
 
     # ---- queries -----------------------------------------------------------------------------
     @property
@@ -167,10 +166,11 @@ class Game:
 
     def observe(self, player: int) -> np.ndarray:
         """float32 observation of ``player`` (length ``OBS_SIZE``; names: :func:`feature_names`)."""
-        if not 0 <= int(player) < self.n_players:
-            raise ValueError(f"player must be 0..{self.n_players - 1}, got {player}")
+        player = as_int(player, "player")
+        if not 0 <= player < self.n_players:
+            raise InvalidArgumentError(f"player must be 0..{self.n_players - 1}, got {player}")
         out = np.zeros(OBS_SIZE, dtype=np.float32)
-        observe(self.state, self.cards.table, self._ff, np.int64(player), out)
+        observe(self.state, self.cards.table, _face_table(self.cards), np.int64(player), out)
         return out
 
     feature_names = staticmethod(feature_names)
@@ -224,13 +224,11 @@ class Game:
             IllegalActionError (a ValueError): the id is out of range, not an integer, or not
             legal now; the message names the id and the pending decision; the state is unchanged.
         """
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"action must be an integer id, got {action!r}")
-        a = int(action)
+        a = check_action(action)
         if self.state[L.S_TERMINAL]:
             raise IllegalActionError(f"action {a}: the game is over")
-        if step_checked(self.state, self.cards.table, np.int64(a), self._mask) != 0:
-            what = "out of range 0..%d" % (L.N_ACTIONS - 1) if not 0 <= a < L.N_ACTIONS else "not legal"
+        if not action_in_range(a) or step_checked(self.state, self.cards.table, np.int64(a), self._mask) != 0:
+            what = "out of range 0..%d" % (L.N_ACTIONS - 1) if not action_in_range(a) else "not legal"
             raise IllegalActionError(
                 f"action {a} is {what} at the pending decision of player {self.current_player}: "
                 f"{self.pending()}; legal ids: {self.legal_actions().tolist()}")
@@ -238,14 +236,20 @@ class Game:
 
     def step_unchecked(self, action: int) -> None:
         """Apply ``action`` without the legality check (for agents that already hold the mask).
-        An illegal id here corrupts the game; prefer :meth:`step`."""
-        apply_action(self.state, self.cards.table, np.int64(action))
-        self.history.append(int(action))
+        An illegal id here corrupts the game; prefer :meth:`step`.  Ids outside the action
+        space still raise :class:`IllegalActionError`."""
+        a = check_action(action)
+        if not action_in_range(a):
+            raise IllegalActionError(f"action {a} is out of range 0..{L.N_ACTIONS - 1}")
+        apply_action(self.state, self.cards.table, np.int64(a))
+        self.history.append(a)
 
     # ---- text --------------------------------------------------------------------------------
     def describe_action(self, action: int) -> str:
-        """Human-readable meaning of ``action`` at the pending decision."""
-        return _describe.describe_action(self, int(action))
+        """Human-readable meaning of ``action`` at the pending decision (an integer id outside
+        the action space is described as such; a value that is no integer raises
+        :class:`IllegalActionError`, as in :meth:`step`)."""
+        return _describe.describe_action(self, check_action(action))
 
     def pending(self) -> str:
         """Human-readable description of the pending decision."""
@@ -271,7 +275,6 @@ class Game:
         g.state = self.state.copy()
         g.history = list(self.history)
         g._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
-        g._ff = self._ff
         return g
 
     def to_dict(self) -> dict:
@@ -300,64 +303,128 @@ class Game:
         Path(path).write_text(self.to_json())
 
     @classmethod
-    def from_dict(cls, data: dict, card_set: CardSet | None = None) -> "Game":
+    def from_dict(cls, data: dict, card_set: CardSet | None = None, *,
+                  verify_actions: bool = False) -> "Game":
         """Restore a game saved by :meth:`to_dict`.  The card set is reloaded from the saved
-        paths (or ``card_set``) and must have the saved hash."""
-        if data.get("format") != SAVE_FORMAT:
-            raise ValueError("not an electrify game save (missing format 'electrify-game')")
-        if data.get("version") != SAVE_VERSION or data.get("state_version") != L.STATE_VERSION:
-            raise ValueError(f"save version {data.get('version')}/{data.get('state_version')} is not "
-                             f"supported (this engine writes {SAVE_VERSION}/{L.STATE_VERSION})")
-        cards = card_set
-        if cards is None:
-            paths = [_unportable(p, DEFAULT_CARDS_DIR) for p in data["card_set"]["paths"]]
-            cards = load_card_set(paths[0], tech_packs=tuple(paths[1:]))
-        if cards.hash != data["card_set"]["hash"]:
-            raise ValueError("the card set differs from the one the game was saved with "
-                             f"(hash {cards.hash[:12]} != {data['card_set']['hash'][:12]})")
-        scenario = None
-        if data.get("scenario"):
-            scenario = load_scenario(_unportable(data["scenario"]["path"], SCENARIOS_DIR))
-            if scenario.hash != data["scenario"]["hash"]:
-                raise ValueError("the scenario differs from the one the game was saved with")
-        state = np.asarray(data["state"], dtype=np.int64)
-        if state.shape != (L.S_SIZE,):
-            raise ValueError(f"saved state has length {state.size}, expected {L.S_SIZE}")
+        paths (or ``card_set``) and must have the saved hash.
+
+        Every field is checked before the engine sees the state (the JSON shape, each state
+        field's range, card conservation, player count, options, card-set and scenario hashes;
+        see :mod:`electrify_env.savefile`).  ``verify_actions=True`` also replays the saved
+        ``actions`` from the seed and requires the saved state.
+
+        Raises:
+            InvalidSaveError (a ValueError): naming the first wrong field.
+        """
+        return cls._from_contents(read_save(data, card_set, verify_actions=verify_actions))
+
+    @classmethod
+    def from_json(cls, text: str | bytes, card_set: CardSet | None = None, *,
+                  verify_actions: bool = False) -> "Game":
+        """Restore a game from :meth:`to_json` text (checked as :meth:`from_dict`)."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError, RecursionError) as err:
+            raise InvalidSaveError("json", f"not a JSON text: {err}") from None
+        return cls.from_dict(data, card_set, verify_actions=verify_actions)
+
+    @classmethod
+    def load(cls, path: str | Path, card_set: CardSet | None = None, *,
+             verify_actions: bool = False) -> "Game":
+        """Restore a game saved by :meth:`save` (checked as :meth:`from_dict`; a file that
+        cannot be read raises OSError)."""
+        raw = Path(path).read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InvalidSaveError("json", f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+        return cls.from_json(text, card_set, verify_actions=verify_actions)
+
+    @classmethod
+    def _from_contents(cls, save: SaveContents) -> "Game":
+        """A game holding a checked save's state (no engine call)."""
         g = object.__new__(cls)
-        g.cards = cards
-        g.scenario = scenario
-        g.n_players = _check_players(data["n_players"], scenario is not None)
-        g.seed = _check_seed(data["seed"])
-        g.options = int(data.get("options", 0))
-        g.state = state
-        g.history = [int(a) for a in data["actions"]]
+        g.cards = save.cards
+        g.scenario = save.scenario
+        g.n_players = save.n_players
+        g.seed = save.seed
+        g.options = save.options
+        g.state = save.state
+        g.history = list(save.actions)
         g._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
-        g._ff = _face_table(cards)
         return g
 
     @classmethod
-    def from_json(cls, text: str, card_set: CardSet | None = None) -> "Game":
-        """Restore a game from :meth:`to_json` text."""
-        return cls.from_dict(json.loads(text), card_set)
-
-    @classmethod
-    def load(cls, path: str | Path, card_set: CardSet | None = None) -> "Game":
-        """Restore a game saved by :meth:`save`."""
-        return cls.from_json(Path(path).read_text(), card_set)
-
-    @classmethod
     def replay(cls, actions: Iterable[int], n_players: int | None = None, seed: int = 0,
-               card_set: CardSet | str | Path | None = None, tech_packs: Sequence[str | Path] = (),
+               card_set: CardSet | str | Path | None = None,
+               tech_packs: str | Path | Sequence[str | Path] = (),
                scenario: Scenario | str | Path | None = None) -> "Game":
-        """Rebuild a game from its seed and action list (every action is checked)."""
+        """Rebuild a game from its seed and action list.  The arguments are checked as for
+        :class:`Game`, every id's type and range before the first step, and each action's
+        legality when it is applied.
+
+        Raises:
+            InvalidArgumentError: a bad ``n_players``, ``seed``, ``tech_packs`` ...
+            InvalidSaveError: ``actions`` is not a sequence of ids, or ``actions[k]`` is not legal
+                where it is applied (the message names k).
+        """
         g = cls(n_players=n_players, seed=seed, card_set=card_set, tech_packs=tech_packs, scenario=scenario)
-        for a in actions:
-            g.step(a)
+        if isinstance(actions, (str, bytes, dict)) or not isinstance(actions, Iterable):
+            raise InvalidSaveError("actions", f"must be a sequence of action ids, got {type(actions).__name__}")
+        ids = []
+        for k, a in enumerate(actions):
+            try:
+                ids.append(check_action(a))
+            except IllegalActionError as err:
+                raise InvalidSaveError(f"actions[{k}]", str(err)) from None
+        for k, a in enumerate(ids):
+            try:
+                g.step(a)
+            except IllegalActionError as err:
+                raise InvalidSaveError(f"actions[{k}]", str(err)) from None
         return g
 
     def same_as(self, other: "Game") -> bool:
         """True if both games hold identical states."""
         return bool(np.array_equal(self.state, other.state))
+
+    # ---- the pending decision, piles and stars (electrify_env.decision / .position) -----------
+    def decision(self) -> "Decision":
+        """The pending decision as data: who decides, its kind (the frame type's name), and
+        every legal option with its id, kind, named arguments and text
+        (:class:`~electrify_env.decision.Decision`)."""
+        from .decision import decision
+        return decision(self)
+
+    def deck_size(self, deck: int | str) -> int:
+        """Cards left in the production (0) or infrastructure (1) deck (public, R26)."""
+        from .position import deck_index
+        return int(self.state[L.S_DECK_N + deck_index(deck)])
+
+    def deck(self, deck: int | str, *, reveal: bool = False) -> list[int]:
+        """The cards of a deck, top (next draw) first.  Deck contents and order are hidden
+        information (R26): agents must not read them, so ``reveal=True`` is required (for tests,
+        puzzles and analysis); :meth:`deck_size` is public."""
+        from .position import S_DECK_PILE, deck_index, pile
+        d = deck_index(deck)
+        if reveal is not True:
+            raise InvalidArgumentError("reveal: deck contents are hidden information (R26); pass reveal=True "
+                                       "to read the engine's order, or use deck_size()")
+        return pile(self.state, *S_DECK_PILE, d)
+
+    def discard_pile(self, deck: int | str) -> list[int]:
+        """The discard pile of the production (0) or infrastructure (1) deck, top (last
+        discarded) first (face up, public)."""
+        from .position import S_DISC_PILE, deck_index, pile
+        return pile(self.state, *S_DISC_PILE, deck_index(deck))
+
+    def solo_stars(self) -> list[dict]:
+        """Solo game (R22): each bonus star in round order, ``{"round": r, "state": s}`` with
+        ``s`` ``"open"`` (above the track), ``"claimed"`` or ``"lost"``."""
+        if not self.is_solo:
+            raise InvalidArgumentError("solo_stars() needs a solo scenario game")
+        from .position import star_list
+        return star_list(self.state)
 
 
 def play_random(game: Game, rng: np.random.Generator, max_decisions: int = 200_000) -> Game:

@@ -3,18 +3,20 @@ layout, action space or card set it was not trained for.
 
 A policy file ``x.zip`` (MaskablePPO) has a sidecar ``x.meta.json`` written by
 :func:`save_policy_metadata`; :func:`load_policy_metadata` reads it and :func:`check_compatible`
-refuses, with a message saying what differs, a policy saved for another layout.
+refuses, with a message saying what differs, a policy saved for another layout, card set or
+mode of play (solo / multi-player).
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from .engine.layout import N_ACTIONS, STATE_VERSION
+from .engine.layout import MAX_PLAYERS, N_ACTIONS, STATE_VERSION
 from .engine.observe import OBS_SIZE, OBS_VERSION
 
 FORMAT = "electrify-policy"
 VERSION = 1
+SOLO_ENV_ID = "Electrify-Solo-v0"
 
 
 class PolicyMismatchError(ValueError):
@@ -43,20 +45,44 @@ def save_policy_metadata(policy_path: str | Path, meta: dict) -> Path:
 
 
 def load_policy_metadata(policy_path: str | Path) -> dict:
-    """Read the sidecar of ``policy_path``; a missing or foreign file is a PolicyMismatchError."""
+    """Read the sidecar of ``policy_path``.  A missing, unreadable, malformed or foreign file is
+    a PolicyMismatchError whose one-line message names the file."""
     path = meta_path(policy_path)
     if not path.exists():
         raise PolicyMismatchError(f"{policy_path}: no metadata file {path.name} beside the policy; "
                                   "it was not saved by electrify's training code")
-    meta = json.loads(path.read_text())
-    if meta.get("format") != FORMAT:
-        raise PolicyMismatchError(f"{path}: not an electrify policy metadata file")
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise PolicyMismatchError(f"{path}: the policy metadata file is not valid JSON "
+                                  f"(line {err.lineno}, column {err.colno}: {err.msg})") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise PolicyMismatchError(f"{path}: the policy metadata file cannot be read as UTF-8 text "
+                                  f"({err.__class__.__name__})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise PolicyMismatchError(f"{path}: not an electrify policy metadata file "
+                                  f"(expected a JSON object with format {FORMAT!r})")
     return meta
 
 
-def check_compatible(meta: dict, card_set_hash: str | None = None, where: str = "policy") -> None:
+def policy_players(meta: dict) -> int | None:
+    """The player count a policy was trained for: 1 (a solo scenario), 2-4 (one seat of a
+    multi-player game), or None if its metadata does not say."""
+    n = meta.get("n_players")
+    if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_PLAYERS:
+        return n
+    env_id = meta.get("env_id")
+    if env_id == SOLO_ENV_ID:
+        return 1
+    return None
+
+
+def check_compatible(meta: dict, card_set_hash: str | None = None, where: str = "policy",
+                     n_players: int | None = None) -> None:
     """Raise PolicyMismatchError naming every field in which ``meta`` differs from this engine
-    (observation version and size, action count) and, if given, the card set."""
+    (observation version and size, action count) and, if given, the card set; and, if
+    ``n_players`` is given, refuse a solo policy in a multi-player game and a multi-player seat
+    policy in a solo game."""
     want = {"obs_version": OBS_VERSION, "obs_size": OBS_SIZE, "n_actions": N_ACTIONS}
     if card_set_hash is not None:
         want["card_set_hash"] = card_set_hash
@@ -64,3 +90,13 @@ def check_compatible(meta: dict, card_set_hash: str | None = None, where: str = 
     if bad:
         raise PolicyMismatchError(f"{where} was saved for another layout ({'; '.join(bad)}); "
                                   "retrain it or use the electrify-env version it was trained with")
+    trained = policy_players(meta)
+    if n_players is None or trained is None or (trained == 1) == (n_players == 1):
+        return
+    if trained == 1:
+        scen = meta.get("scenario")
+        raise PolicyMismatchError(f"{where} was trained for solo play"
+                                  f"{f' (scenario {scen})' if scen else ''}; it cannot play a "
+                                  f"{n_players}-player game")
+    raise PolicyMismatchError(f"{where} was trained for a seat of a {trained}-player game; it "
+                              "cannot play a solo scenario")

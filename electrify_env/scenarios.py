@@ -1,6 +1,6 @@
 """Solo scenarios as data: the YAML schema, the loader and the compiled scenario table ``SC``.
 
-Solo play (rulebook "Solo Mode", rulings R20-R23) is scenario based.  Each scenario is one file in
+Solo play (rulebook "Solo Mode", rulings R20-R23 of ``docs/rules.md``) is scenario based.  Each scenario is one file in
 ``configs/scenarios/`` (the file stem is its id); ``configs/scenarios/README.md`` documents every
 field, the challenge vocabulary and the design of the shipped scenarios.
 

@@ -11,6 +11,7 @@ from .cards import CardSet, load_card_set
 from .engine.invariants import INVARIANT_MESSAGES, checked_random_game
 from .engine.layout import N_ACTIONS, S_SIZE, SC_SIZE
 from .scenarios import load_scenario
+from .validation import InvalidArgumentError, check_count, check_players, check_seed_run, tech_pack_options
 
 MAX_DECISIONS = 50_000
 
@@ -37,9 +38,21 @@ def soak(games: int, players=(2, 3, 4), seed: int = 0, card_set: CardSet | None 
     Multiplayer: player counts cycle over ``players``.  Solo: give ``scenarios`` (ids); the
     games cycle over them.  Seeds run ``seed``, ``seed+1``, ...  Tech packs come with
     ``card_set`` (every pack it holds is shuffled in).  Even games pick uniformly among the
-    legal ids; odd games prefer the pending decision's own actions, which reach deeper rules."""
+    legal ids; odd games prefer the pending decision's own actions, which reach deeper rules.
+
+    Raises:
+        InvalidArgumentError (a ValueError): ``games`` not positive, a player count outside 2-4,
+        or seeds ``seed .. seed+games-1`` outside 0..2**62-1 (checked before any game runs).
+    """
+    games = check_count(games, "games")
+    seed = check_seed_run(seed, games)
+    if isinstance(players, (int, np.integer)):
+        players = (players,)
+    players = tuple(check_players(n) for n in players) if not scenarios else ()
+    if not scenarios and not players:
+        raise InvalidArgumentError("players: give at least one player count 2-4 (or scenarios)")
     cards = card_set or load_card_set()
-    options = sum(1 << k for k in range(1, len(cards.pack_names) + 1))
+    options = tech_pack_options(len(cards.pack_names))
     tables = [load_scenario(s).table for s in scenarios]
     empty = np.zeros(SC_SIZE, dtype=np.int64)
     empty.flags.writeable = False

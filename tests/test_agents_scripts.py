@@ -1,6 +1,8 @@
 """Smoke tests of the agent scripts with tiny budgets: the greedy weight tuner and the ladder."""
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,10 +23,60 @@ def test_tune_greedy_smoke(tmp_path):
     load_weights(out)   # a valid weights file
 
 
+def test_mcts_timing_smoke():
+    """benchmarks/mcts_timing.py prints the per-searched-move figures of the games it names."""
+    res = subprocess.run([sys.executable, "benchmarks/mcts_timing.py", "--agent", "mcts:iters=4:top_k=2",
+                          "--games", "2", "--seed", "3"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "electrify arena --agents mcts:iters=4:top_k=2,greedy --players 2 --games 2 --seed 3" in out
+    m = re.search(r"^searched moves: (\d+) of (\d+) moves", out, flags=re.M)
+    assert m and 0 < int(m.group(1)) < int(m.group(2))
+    for what in ("whole act\\(\\)", "search only", "CPU time"):
+        f = re.search(rf"per searched move, {what} \[ms\]: +mean +([\d.]+) +p50 +([\d.]+) +p99 +([\d.]+) +max +([\d.]+)", out)
+        assert f, what
+        mean, p50, p99, mx = map(float, f.groups())
+        assert 0 < p50 <= p99 <= mx and mean <= mx
+    assert re.search(r"won [012] of 2 games", out)
+
+
+# (part, games it plays in --quick, agents) as benchmarks/ladder.py --quick runs them
+LADDER_QUICK = [("greedy_random", 20, ["greedy", "random"]),
+                ("mcts_greedy", 4, ["mcts:iters=36:top_k=3:horizon=2", "greedy"]),
+                ("solo_random_greedy", 2 * 8 * 4, ["random", "greedy"]),
+                ("solo_mcts", 8, ["mcts:iters=36:top_k=3:horizon=2"])]
+
+
 @pytest.mark.slow
 def test_ladder_quick(tmp_path):
+    """The quick ladder runs its four arena parts, prints each command and table, writes each
+    part's outputs with the games it names, and its figures are sane: greedy beats random,
+    random wins no solo scenario, greedy outscores random on every scenario."""
     res = subprocess.run([sys.executable, "benchmarks/ladder.py", "--quick", "--jobs", "1",
                           "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert res.returncode == 0, res.stderr
-    for part in ("greedy_random", "mcts_greedy", "solo_random_greedy", "solo_mcts"):
-        assert (tmp_path / part / "results.json").exists()
+    out = {}
+    for part, games, agents in LADDER_QUICK:
+        assert f"== {part}: electrify arena --agents {','.join(agents)}" in res.stdout
+        assert re.search(rf"^\({games} games, \d+ s\)$", res.stdout, flags=re.M), part
+        folder = tmp_path / part
+        out[part] = json.loads((folder / "results.json").read_text())
+        assert out[part]["config"]["agents"] == agents
+        assert len((folder / "games.jsonl").read_text().splitlines()) == games
+        assert (folder / "chart.png").stat().st_size > 0
+    (gr,) = out["greedy_random"]["pairings"]
+    assert (gr["agent"], gr["opponent"], gr["games"]) == ("greedy", "random", 20)
+    assert gr["win_rate"] >= 0.9 and gr["mean_score"] > gr["opponent_mean_score"] + 15
+    (mg,) = out["mcts_greedy"]["pairings"]
+    assert mg["games"] == 4 and 0 <= mg["win_rate"] <= 1
+    assert mg["mean_score"] > 15 and mg["opponent_mean_score"] > 15     # both play sensibly
+    solo = {(r["agent"], r["scenario"]): r for r in out["solo_random_greedy"]["solo"]}
+    scenarios = {s for _, s in solo}
+    assert len(solo) == 16 and len(scenarios) == 8
+    for s in scenarios:
+        rnd, gre = solo[("random", s)], solo[("greedy", s)]
+        assert rnd["games"] == gre["games"] == 4 and rnd["success"] == 0
+        assert gre["mean_final_score"] > rnd["mean_final_score"] + 15, s
+    assert solo[("greedy", "first_light")]["success"] == 1
+    mcts = out["solo_mcts"]["solo"]
+    assert len(mcts) == 8 and all(r["games"] == 1 and r["mean_final_score"] > 20 for r in mcts)

@@ -220,3 +220,64 @@ def test_render_and_snapshot():
     snap = env.snapshot()
     assert snap.is_solo and np.array_equal(snap.state, env._S) and snap.state is not env._S
     assert "swap" in env.describe_action(L.A_SOLO_SWAP)
+
+
+# The README's "masks through wrappers / make_vec_env" block, run here as written.
+README_MASKS_BLOCK = '''\
+import gymnasium as gym
+import electrify_env.envs  # registers Electrify-Solo-v0 and Electrify-v0
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.wrappers import ActionMasker
+from stable_baselines3.common.env_util import make_vec_env
+
+# gym.make wraps the env (TerminateIllegalAction, env checker, OrderEnforcing): ask the
+# wrappers for the mask, so that an episode ended by an illegal action shows no legal action
+env = gym.make("Electrify-Solo-v0", scenario="first_light")
+obs, info = env.reset(seed=0)
+mask = env.get_wrapper_attr("action_masks")()     # bool, one entry per action id
+obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
+
+def mask_fn(env: gym.Env):                        # sb3-contrib's ActionMasker pattern
+    return env.get_wrapper_attr("action_masks")()
+
+# render_mode=None: make_vec_env asks for "rgb_array" unless told otherwise
+vec_env = make_vec_env("Electrify-Solo-v0", n_envs=4, seed=0,
+                       env_kwargs={"scenario": "first_light", "render_mode": None},
+                       wrapper_class=ActionMasker, wrapper_kwargs={"action_mask_fn": mask_fn})
+model = MaskablePPO("MlpPolicy", vec_env, n_steps=32, batch_size=64, seed=0)
+model.learn(total_timesteps=128)                  # masks: vec_env.env_method("action_masks")
+'''
+
+
+def test_readme_masks_through_wrappers_and_make_vec_env():
+    """The README block runs as written; its env, masks and vector env are what it says."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from sb3_contrib.common.wrappers import ActionMasker
+    from stable_baselines3.common.monitor import Monitor
+
+    ns = {"__name__": "__readme__"}
+    exec(compile(README_MASKS_BLOCK, "README masks block", "exec"), ns)
+    env, vec_env, model = ns["env"], ns["vec_env"], ns["model"]
+    assert ns["mask"].dtype == bool and ns["mask"].shape == (L.N_ACTIONS,) and ns["mask"].any()
+    after_step = ns["info"]["action_mask"] != 0
+    assert after_step.any() and not ns["terminated"]
+    assert np.array_equal(env.get_wrapper_attr("action_masks")(), after_step)
+    assert model.num_timesteps == 128 and vec_env.num_envs == 4
+    assert all(vec_env.env_is_wrapped(ActionMasker)) and all(vec_env.env_is_wrapped(Monitor))
+    masks = get_action_masks(vec_env)
+    assert masks.shape == (4, L.N_ACTIONS) and masks.dtype == bool and masks.any(axis=1).all()
+    for i, e in enumerate(vec_env.envs):
+        assert np.array_equal(masks[i], e.unwrapped.action_masks())
+        assert e.unwrapped.scenario.id == "first_light"
+
+
+def test_wrapper_mask_shows_the_end_of_an_illegal_episode():
+    """Why the README asks the wrappers: after an illegal action ends the episode, the wrapped
+    env's mask is empty while the bare env's still lists the legal ids."""
+    env = gym.make(SOLO_ENV_ID, scenario="first_light")
+    _, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -1.0 and info["illegal_action"]
+    assert not env.get_wrapper_attr("action_masks")().any()
+    assert env.unwrapped.action_masks().any()

@@ -5,13 +5,14 @@ import sys
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, seed_test, state_test
 
 import electrify_env
 from electrify_env import Game, IllegalActionError
 from electrify_env.engine import layout as L
 from electrify_env.engine.observe import OBS_SIZE
 from electrify_env.envs import electrify_v0
+from electrify_env.scenarios import list_scenarios
 
 from positions import pb
 
@@ -198,3 +199,66 @@ def test_lazy_exports_do_not_import_pettingzoo():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert electrify_env.env is electrify_v0.env and electrify_env.raw_env is electrify_v0.raw_env
+
+
+# ---- state() and state_space ----------------------------------------------------------------
+@pytest.mark.filterwarnings("ignore:Environment's maximum and minimum state space values are equal")
+@pytest.mark.parametrize("n_players,packs", [(2, ()), (3, ()), (4, ("grid", "market"))])
+def test_state_test(n_players, packs):
+    """PettingZoo's state_test (it plays unmasked random actions, so the wrapped env: the first
+    illegal one ends the game).  Its one warning, equal bounds, is the layout version
+    (test_state_bounds_cover_every_field)."""
+    state_test(electrify_v0.env(n_players=n_players, tech_packs=packs),
+               electrify_v0.env(n_players=n_players, tech_packs=packs), num_cycles=10)
+
+
+def test_state_bounds_cover_every_field():
+    low, high = electrify_v0.state_bounds()
+    assert low.shape == high.shape == (L.S_SIZE,) and low.dtype == high.dtype == np.int64
+    assert (low <= high).all()
+    assert np.flatnonzero(low == high).tolist() == [L.S_VERSION]
+    env = electrify_v0.env(n_players=3)
+    space = env.unwrapped.state_space
+    assert env.state_space is space and space.dtype == np.int64 and space.shape == (L.S_SIZE,)
+    assert np.array_equal(space.low, low) and np.array_equal(space.high, high)
+    env.reset(seed=0)
+    assert space.contains(env.state())
+    for off, bad in [(L.S_ROUND, L.N_ROUNDS + 1), (L.S_CUR, L.MAX_PLAYERS), (L.S_SP, L.MAX_STACK + 1),
+                     (L.S_DECK, L.MAX_IND), (pb(1) + L.P_SEC_COL, L.N_COLS), (pb(0) + L.P_HAND, -2),
+                     (pb(2) + L.P_RESEARCH, L.RESEARCH_TRACK + 1), (pb(0) + L.P_SCORE, -1)]:
+        state = env.state()
+        state[off] = bad
+        assert not space.contains(state), off
+
+
+def _random_game_states(env, seed):
+    """Play ``env`` (raw) to the end with random legal actions; yield the state after each step."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    yield env.state()
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if env.agents:
+            yield env.state()
+
+
+@pytest.mark.parametrize("n_players,packs,seed", [(2, (), 0), (4, ("grid", "market"), 1)])
+def test_state_stays_in_state_space_through_whole_games(n_players, packs, seed):
+    env = electrify_v0.raw_env(n_players=n_players, tech_packs=packs)
+    states = list(_random_game_states(env, seed))
+    assert states[-1][L.S_TERMINAL] == 1 and len(states) > 100
+    assert all(env.state_space.contains(s) for s in states)
+
+
+def test_solo_states_lie_in_the_state_bounds():
+    """The bounds hold for every engine state, solo scenarios included (their stars, challenges
+    and boost tokens)."""
+    low, high = electrify_v0.state_bounds()
+    rng = np.random.default_rng(0)
+    for k, sc in enumerate(list_scenarios()):
+        g = Game(scenario=sc, seed=k, tech_packs=("grid", "market") if k % 2 else ())
+        while not g.is_terminal:
+            assert ((g.state >= low) & (g.state <= high)).all(), sc
+            g.step(int(rng.choice(g.legal_actions())))
+        assert ((g.state >= low) & (g.state <= high)).all(), sc

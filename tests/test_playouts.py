@@ -17,7 +17,9 @@ from electrify_env.soak import soak
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 sys.path.insert(0, str(GOLDEN))
-from make_golden import play, state_digest  # noqa: E402
+from make_golden import AGENT_FEATURES, CASES, new_game, play, state_digest, trace  # noqa: E402
+
+GOLDEN_FILES = sorted(GOLDEN.glob("replay_*.json"))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -61,21 +63,57 @@ def test_checked_game_reports_codes():
     assert INVARIANT_MESSAGES[int(code)].startswith("the game did not end")
 
 
-@pytest.mark.parametrize("path", sorted(GOLDEN.glob("replay_*.json")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
 def test_golden_replay(path):
+    """Replaying the recorded actions gives the recorded playthrough step by step (the first
+    differing step is reported), the final state, scores, winners and rule counts."""
     data = json.loads(path.read_text())
-    g = Game(n_players=data["n_players"], seed=data["seed"])
-    assert g.cards.hash == data["card_set_hash"], (
-        "the base card set changed; if intended, regenerate with python tests/golden/make_golden.py")
-    for a in data["actions"]:
-        g.step(a)
+    assert new_game(data).cards.hash == data["card_set_hash"], (
+        "the card set changed; if intended, regenerate with python tests/golden/make_golden.py")
+    g, lines, counts = trace(data)
     assert g.is_terminal
-    assert state_digest(g) == data["final_state_sha256"]
+    same_state = state_digest(g) == data["final_state_sha256"]
+    want = path.with_suffix(".txt").read_text().splitlines()
+    for k, (got, exp) in enumerate(zip(lines, want)):
+        if got != exp:
+            why = ("the final state still matches: only the wording changed (if intended: "
+                   "python tests/golden/make_golden.py --text)" if same_state else
+                   "the game differs from here on (if a rule change is intended: "
+                   "python tests/golden/make_golden.py)")
+            pytest.fail(f"{path.with_suffix('.txt').name} line {k + 1} differs; {why}\n"
+                        f"expected: {exp}\n     got: {got}")
+    assert len(lines) == len(want)
+    assert same_state
     assert g.scores().tolist() == data["scores"] and g.winners() == data["winners"]
+    assert counts == data["features"]
+
+
+def test_golden_agent_games_exercise_the_deep_rules():
+    """The greedy and mcts replays reach what the random ones do not: priority rewards, arrow
+    charges and chains, flips, clean tokens, breakthroughs, demands; solo stars and challenges;
+    the tech packs' discard multiplier."""
+    games = [json.loads(p.read_text()) for p in GOLDEN_FILES]
+    agent_games = [d for d in games if d.get("agents")]
+    assert len(agent_games) >= 6
+    assert {d["n_players"] for d in agent_games} == {1, 2, 3, 4}
+    assert any("mcts" in " ".join(d["agents"]) for d in agent_games)
+    for d in agent_games:
+        f = d["features"]
+        assert all(f[k] > 0 for k in AGENT_FEATURES), (d["agents"], d["seed"], f)
+        assert max(d["scores"]) >= 18
+    assert sum(d["features"]["chains"] > 0 for d in agent_games) >= 4
+    solo = [d for d in agent_games if d["scenario"]]
+    assert len(solo) >= 2 and all(d["features"]["stars"] > 0 and d["features"]["challenges_met"] > 0
+                                  for d in solo)
+    tech = [d for d in agent_games if d["tech_packs"]]
+    assert len(tech) >= 2 and sum(d["features"]["discard_multiplier_cards"] for d in tech) > 0
+    random_games = [d for d in games if not d.get("agents")]
+    assert max(max(d["scores"]) for d in random_games) <= 3   # why the agent games are needed
 
 
 def test_golden_files_exist():
-    assert len(list(GOLDEN.glob("replay_*.json"))) == 3
+    want = {f"replay_{c.name}{ext}" for c in CASES for ext in (".json", ".txt")}
+    assert {p.name for p in GOLDEN.glob("replay_*")} == want
 
 
 def test_jit_and_no_jit_runs_agree():
@@ -133,19 +171,31 @@ def test_describe_every_legal_action_in_a_game():
     assert "not an action id" in g.describe_action(L.N_ACTIONS)
 
 
-def test_observation_shape_names_and_range():
-    g = Game(4, seed=2)
-    rng = np.random.default_rng(2)
+@pytest.mark.parametrize("source", ["random_4p", "replay_mcts_greedy_4p_seed141", "replay_greedy_tech_3p_seed223"])
+def test_observation_shape_names_and_range(source):
+    """Every seat's observation at every decision of a random game and of two agent games (deep
+    positions: high scores, full sectors, flipped tiles) is a finite float32 vector of
+    ``OBS_SIZE`` named entries clipped to [0, 1]."""
     names = Game.feature_names()
     assert len(names) == len(set(names)) == Game.OBS_SIZE
-    lo, hi = 0.0, 0.0
+    if source == "random_4p":
+        g, rng = Game(4, seed=2), np.random.default_rng(2)
+        actions = None
+    else:
+        data = json.loads((GOLDEN / f"{source}.json").read_text())
+        g, actions = new_game(data), data["actions"]
+    lo, hi, k = np.inf, -np.inf, 0
     while not g.is_terminal:
-        for p in range(4):
+        for p in range(g.n_players):
             o = g.observe(p)
             assert o.dtype == np.float32 and o.shape == (Game.OBS_SIZE,)
-            lo, hi = min(lo, o.min()), max(hi, o.max())
-        g.step(int(rng.choice(g.legal_actions())))
-    assert lo >= 0.0 and hi <= 4.0
+            assert np.isfinite(o).all()
+            if o.min() < lo or o.max() > hi:
+                lo, hi = min(lo, float(o.min())), max(hi, float(o.max()))
+                assert 0.0 <= lo and hi <= 1.0, (k, p, names[int(np.argmin(o))], names[int(np.argmax(o))])
+        g.step(int(rng.choice(g.legal_actions())) if actions is None else actions[k])
+        k += 1
+    assert lo == 0.0 and hi == 1.0   # clipped to [0, 1], and both ends are reached
 
 
 @pytest.mark.parametrize("scenario", ["first_light", "steady_current", "green_shoots", "research_grant",

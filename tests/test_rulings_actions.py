@@ -1,6 +1,7 @@
 """Rulings of the actions of a turn: acquire (R7), charge (R8), discharge (R9), multipliers (R10),
 action icons (R11), any-time actions (R13), research (R14), decks (R15), fulfill (R16) and forgone
-rewards (R19), plus the rulebook's worked examples for Charge, Discharge and Fulfill.
+rewards (R19), plus the rulebook's worked examples for Charge, Discharge and Fulfill.  The
+rulings are stated in docs/rules.md.
 
 Every position is built explicitly and drawn in the test's docstring.  Board drawings read:
 
@@ -19,10 +20,11 @@ import pytest
 
 from electrify_env.engine import layout as L
 
+from electrify_env.position import Player, Position, Sector
+
 from positions import (
-    INFRA, PROD, basic_face, begin_turn, charged_cards, cols, field, give_hand, legal, new_game,
-    pb, phase_legal, push_frame, sector_face, set_columns, set_cubes, set_face, strip_player,
-    take_from_piles, top_frame,
+    INFRA, PROD, basic_face, begin_turn, charged_cards, cols, field, hand_of, lay, legal, new_game,
+    phase_legal, sector_face, sector_of, set_cubes, set_face, start_at, top_frame,
 )
 
 EP, TR, RD, IV, BO = range(5)
@@ -70,7 +72,10 @@ def board(seed=0, columns=None, depot=None, grid=None, tiles=None, n_players=2):
     ``tiles`` gives icons for (sector, side), the sectors in ``columns``, distinct track
     numbers, no demand card fulfillable and all basic cards too dear to take."""
     g = new_game(n_players, seed)
-    strip_player(g, P0)
+    columns = columns or {EP: 0, TR: 1, RD: 2, IV: 3, BO: 4}
+    Position(players={P0: Player(
+        hand=[], sectors={s: Sector(column=columns[s], cards=[]) for s in range(L.N_SECTORS)},
+        depot=depot or [0] * 7, grid=grid or [0] * 7)}).apply(g)
     T = g.cards.table
     T[L.T_COL_CLEAN:L.T_COL_CLEAN + 7] = CLEAN
     T[L.T_COL_DIRTY:L.T_COL_DIRTY + 7] = DIRTY
@@ -78,59 +83,43 @@ def board(seed=0, columns=None, depot=None, grid=None, tiles=None, n_players=2):
     for s in range(L.N_SECTORS):
         for side in (0, 1):
             set_face(g, sector_face(s, side), icons=(tiles or {}).get((s, side), ()))
-    set_columns(g, P0, columns or {EP: 0, TR: 1, RD: 2, IV: 3, BO: 4})
     for lv in range(L.N_LEVELS):
         set_demand(g, lv, [(6, 99)])
     for bf in range(2 * int(T[L.T_N_BASIC])):
         T[L.T_F_COST + L.FACE_BASIC + bf] = 99
-    set_cubes(g, P0, depot=depot or [0] * 7, grid=grid or [0] * 7)
     return g
 
 
-def spare(g, deck):
-    """An industry card of ``deck`` lying in a pile (discard pile first, then deck bottom)."""
-    S = g.state
-    for base, nf in ((L.S_DISC, L.S_DISC_N), (L.S_DECK, L.S_DECK_N)):
-        n = int(S[nf + deck])
-        if n:
-            return int(S[base + deck * L.MAX_DECK + (n - 1 if base == L.S_DISC else 0)])
-    raise AssertionError("no spare card")
-
-
-def _make(g, spec):
-    c = spare(g, spec["deck"])
-    set_face(g, c, icons=spec["icons"], arrows=spec["arrows"], cost=spec["cost"])
-    return c
+def _make(g, specs):
+    """Pick a spare card of each spec's deck (from the discard pile first, then from the bottom
+    of the deck, so the next draws are untouched) and rewrite its face; return the ids."""
+    ids = []
+    for spec in specs:
+        d = spec["deck"]
+        c = next(c for c in g.discard_pile(d) + g.deck(d, reveal=True)[::-1] if c not in ids)
+        set_face(g, c, icons=spec["icons"], arrows=spec["arrows"], cost=spec["cost"])
+        ids.append(c)
+    return ids
 
 
 def place(g, s, specs, p=P0):
     """Put new cards (``card(...)`` specs) below the cards on sector s of player p."""
-    ids = []
-    for spec in specs:
-        c = _make(g, spec)
-        take_from_piles(g, c)
-        ids.append(c)
-    n = field(g, p, L.P_SEC_N + s)
-    assert n + len(ids) <= L.MAX_SLOTS
-    off = pb(p) + L.P_SEC_CARD + s * L.MAX_SLOTS + n
-    g.state[off: off + len(ids)] = ids
-    g.state[pb(p) + L.P_SEC_N + s] = n + len(ids)
+    ids = _make(g, specs)
+    charged = [k for k in range(field(g, p, L.P_SEC_N + s)) if (s, k) in charged_cards(g, p)]
+    lay(g, players={p: Player(sectors={s: Sector(cards=sector_cards(g, s, p) + ids, charged_cards=charged)})})
     return ids
 
 
 def hand(g, specs, p=P0):
     """Give player p new cards (``card(...)`` specs); return their ids."""
-    ids = []
-    for spec in specs:
-        c = _make(g, spec)
-        give_hand(g, p, [c])
-        ids.append(c)
+    ids = _make(g, specs)
+    lay(g, players={p: Player(hand=hand_cards(g, p) + ids)})
     return ids
 
 
 def hand_cards(g, p=P0):
     """Card ids in player p's hand, by slot."""
-    return field(g, p, L.P_HAND, L.MAX_HAND)[:field(g, p, L.P_HAND_N)]
+    return hand_of(g, p)
 
 
 def hslot(g, c, p=P0):
@@ -140,7 +129,7 @@ def hslot(g, c, p=P0):
 
 def sector_cards(g, s, p=P0):
     """Face ids on sector s, top to bottom."""
-    return field(g, p, L.P_SEC_CARD + s * L.MAX_SLOTS, L.MAX_SLOTS)[:field(g, p, L.P_SEC_N + s)]
+    return sector_of(g, p, s)
 
 
 def set_demand(g, level, req, basic=(), prio=()):
@@ -181,13 +170,13 @@ def blank_research(g):
 
 
 def set_marker(g, m, p=P0):
-    g.state[pb(p) + L.P_RESEARCH] = m
+    """Put player p's research marker on space m."""
+    lay(g, players={p: Player(research=m)})
 
 
 def to_discharge(g, chosen, **kw):
-    """Start player 0's turn with ``chosen`` revealed and buy nothing: Step 3 runs."""
-    begin_turn(g, P0, chosen=chosen, **kw)
-    g.step(L.A_PASS)
+    """Start player 0's turn with ``chosen`` revealed at Step 3 (Charge runs, R8)."""
+    start_at(g, P0, "discharge", chosen=chosen, **kw)
     assert top_frame(g)[0] == L.FT_DISCHARGE
 
 
@@ -211,8 +200,7 @@ def charged_tiles(g, p=P0):
 
 def deck_top(g, d, i=0):
     """The card i places below the top of deck d."""
-    n = int(g.state[L.S_DECK_N + d])
-    return int(g.state[L.S_DECK + d * L.MAX_DECK + n - 1 - i])
+    return g.deck(d, reveal=True)[i]
 
 
 # ==============================================================================================
@@ -351,7 +339,7 @@ def test_r07_basic_card_either_face_at_that_faces_cost_then_leaves_the_supply():
     set_face(g, basic_face(0, 1), icons=(research(),), cost=4)
     begin_turn(g, P0, chosen=EP)
     assert phase_legal(g) == {L.A_PASS, L.A_CARD_BASIC + 0}
-    g.state[pb(P0) + L.P_DEPOT] = 4
+    set_cubes(g, P0, depot=[4, 0, 0, 0, 0, 0, 0])
     assert phase_legal(g) == {L.A_PASS, L.A_CARD_BASIC + 0, L.A_CARD_BASIC + 1}
     g.step(L.A_CARD_BASIC + 1)
     assert top_frame(g)[:3] == [L.FT_PAY, basic_face(0, 1), 4]
@@ -362,10 +350,10 @@ def test_r07_basic_card_either_face_at_that_faces_cost_then_leaves_the_supply():
     assert g.state[L.S_BASIC + 0] == 0
     # later Acquire decisions (this player, then the other) no longer offer either face
     set_cubes(g, P0, depot=[9, 0, 0, 0, 0, 0, 0])
-    push_frame(g, P0, L.FT_ACQUIRE)
+    begin_turn(g, P0, chosen=EP, round_=2)
     assert not legal(g) & {L.A_CARD_BASIC + 0, L.A_CARD_BASIC + 1}
     set_cubes(g, 1, depot=[9, 0, 0, 0, 0, 0, 0])
-    push_frame(g, 1, L.FT_ACQUIRE)
+    begin_turn(g, 1, chosen=EP, round_=2)
     assert not legal(g) & {L.A_CARD_BASIC + 0, L.A_CARD_BASIC + 1}
 
 
@@ -651,7 +639,7 @@ def test_r10_dirty_and_clean_read_the_track_under_the_icons_sector(column):
     tokens.  Dirty gives DIRTY[column] uses, clean CLEAN[column] + 2."""
     others = [c for c in range(7) if c != column][:4]
     g = board(columns={RD: column, EP: others[0], TR: others[1], IV: others[2], BO: others[3]})
-    g.state[pb(P0) + L.P_CLEAN] = 2
+    lay(g, players={P0: Player(clean_tokens=2)})
     place(g, RD, [card(produce(HERE, 0, L.MULT_DIRTY), produce(HERE, 0, L.MULT_CLEAN))])
     to_discharge(g, RD)
     g.step(dis_card(RD, 0))
@@ -670,7 +658,7 @@ def test_r10_clean_tokens_make_a_zero_clean_multiplier_usable():
     to_discharge(g, EP)
     g.step(dis_card(EP, 0))
     assert phase_legal(g) == {L.A_PASS}
-    g.state[pb(P0) + L.P_CLEAN] = 1
+    lay(g, players={P0: Player(clean_tokens=1)})
     assert phase_legal(g) == {L.A_PASS, L.A_ICON + 0}
     g.step(L.A_ICON + 0)
     assert top_frame(g)[4] == 1
@@ -748,16 +736,16 @@ def test_r11_invest_draws_happen_when_the_icon_ends():
     place(g, RD, [card(invest(3))])
     to_discharge(g, RD)
     tops = (deck_top(g, PROD), deck_top(g, INFRA))
-    sizes = (int(g.state[L.S_DECK_N]), int(g.state[L.S_DECK_N + 1]))
+    sizes = (g.deck_size(PROD), g.deck_size(INFRA))
     g.step(dis_card(RD, 0))
     g.step(L.A_ICON + 0)
     g.step(L.A_INVEST + INFRA)
     g.step(L.A_INVEST + PROD)
     assert field(g, P0, L.P_HAND_N) == 0
-    assert (int(g.state[L.S_DECK_N]), int(g.state[L.S_DECK_N + 1])) == sizes
+    assert (g.deck_size(PROD), g.deck_size(INFRA)) == sizes
     g.step(L.A_PASS)
     assert sorted(hand_cards(g)) == sorted(tops)
-    assert (int(g.state[L.S_DECK_N]), int(g.state[L.S_DECK_N + 1])) == (sizes[0] - 1, sizes[1] - 1)
+    assert (g.deck_size(PROD), g.deck_size(INFRA)) == (sizes[0] - 1, sizes[1] - 1)
 
 
 def test_r11_invest_draws_in_the_chosen_order_up_to_nine_cards():
@@ -790,13 +778,13 @@ def test_r11_hand_limit_extra_draws_lost_and_cards_stay_on_the_deck():
     place(g, RD, [card(invest(3))])
     to_discharge(g, RD)
     first, second = deck_top(g, PROD), deck_top(g, PROD, 1)
-    n = int(g.state[L.S_DECK_N])
+    n = g.deck_size(PROD)
     g.step(dis_card(RD, 0))
     g.step(L.A_ICON + 0)
     for _ in range(3):
         g.step(L.A_INVEST + PROD)
     assert field(g, P0, L.P_HAND_N) == 9 and first in hand_cards(g)
-    assert int(g.state[L.S_DECK_N]) == n - 1 and deck_top(g, PROD) == second
+    assert g.deck_size(PROD) == n - 1 and deck_top(g, PROD) == second
 
 
 def test_r11_discarding_during_invest_makes_room_before_the_draws():
@@ -850,13 +838,13 @@ def test_r13_discard_production_for_a_fossil_cube_infrastructure_for_research():
     g = board()
     p, q = hand(g, [card(deck=PROD), card(deck=INFRA)])
     begin_turn(g, P0, chosen=RD)
-    nd = [int(g.state[L.S_DISC_N + d]) for d in (0, 1)]
+    piles = (g.discard_pile(PROD), g.discard_pile(INFRA))
     g.step(L.A_DISCARD + hslot(g, p))
     assert field(g, P0, L.P_DEPOT, 7) == [1, 0, 0, 0, 0, 0, 0]
-    assert int(g.state[L.S_DISC + nd[0]]) == p
+    assert g.discard_pile(PROD) == [p] + piles[0]           # on top of its own pile
     g.step(L.A_DISCARD + hslot(g, q))
     assert field(g, P0, L.P_RESEARCH) == 1
-    assert int(g.state[L.S_DISC + L.MAX_DECK + nd[1]]) == q
+    assert g.discard_pile(INFRA) == [q] + piles[1]
     assert hand_cards(g) == [] and top_frame(g)[0] == L.FT_ACQUIRE
 
 
@@ -964,7 +952,7 @@ def test_r14_breakthrough_at_six_then_the_remaining_movement():
     uncovered spaces; the marker returns to 0 and the remaining 2 spaces follow."""
     g = board(grid=[0, 0, 0, 0, 0, 0, 1])
     blank_research(g)
-    g.state[pb(P0) + L.P_BT + 0] = g.state[pb(P0) + L.P_BT + 1] = 1
+    lay(g, players={P0: Player(breakthroughs=[0, 1])})
     set_marker(g, 4)
     begin_turn(g, P0, chosen=RD)
     g.step(L.A_DONATE + 6)
@@ -1005,8 +993,7 @@ def test_r14_group_bonus_when_the_last_space_of_its_group_is_covered():
     T[L.T_G_NREW + gid] = 1
     T[L.T_G_REW_KIND + gid * 2] = L.RW_POINTS
     T[L.T_G_REW_VAL + gid * 2] = 5
-    for k in group[:-1]:
-        g.state[pb(P0) + L.P_BT + k] = 1
+    lay(g, players={P0: Player(breakthroughs=group[:-1])})
     set_marker(g, 5)
     begin_turn(g, P0, chosen=RD)
     h = g.copy()
@@ -1029,7 +1016,7 @@ def test_r14_with_every_space_covered_the_marker_stops_at_six():
     also after more research."""
     g = board(grid=[0, 0, 0, 0, 0, 0, 2])
     blank_research(g)
-    g.state[pb(P0) + L.P_BT: pb(P0) + L.P_BT + 13] = 1
+    lay(g, players={P0: Player(breakthroughs=range(13))})
     set_marker(g, 5)
     begin_turn(g, P0, chosen=RD)
     g.step(L.A_DONATE + 6)
@@ -1102,15 +1089,10 @@ def test_r14_breakthrough_in_the_middle_of_a_research_icon():
 # R15 Decks
 # ==============================================================================================
 def _empty_deck_into_discard(g, d):
-    S = g.state
-    n, nd = int(S[L.S_DECK_N + d]), int(S[L.S_DISC_N + d])
-    cards = list(S[L.S_DISC + d * L.MAX_DECK: L.S_DISC + d * L.MAX_DECK + nd]) + \
-        list(S[L.S_DECK + d * L.MAX_DECK: L.S_DECK + d * L.MAX_DECK + n])
-    S[L.S_DECK + d * L.MAX_DECK: L.S_DECK + (d + 1) * L.MAX_DECK] = L.NO_CARD
-    S[L.S_DISC + d * L.MAX_DECK: L.S_DISC + d * L.MAX_DECK + len(cards)] = cards
-    S[L.S_DECK_N + d] = 0
-    S[L.S_DISC_N + d] = len(cards)
-    return [int(c) for c in cards]
+    """Lay deck ``d`` out empty: its cards go to its discard pile; return the pile."""
+    lay(g, decks={d: []})
+    assert g.deck_size(d) == 0
+    return g.discard_pile(d)
 
 
 def test_r15_an_empty_deck_is_rebuilt_from_its_shuffled_discard_pile():
@@ -1123,14 +1105,13 @@ def test_r15_an_empty_deck_is_rebuilt_from_its_shuffled_discard_pile():
         place(g, RD, [card(invest(1))])
         pile = _empty_deck_into_discard(g, PROD)
         to_discharge(g, RD)
-        g.state[L.S_RNG:L.S_RNG + 4] = [seed + 1, 7 * seed + 3, 11, 13 + seed]
+        g.state[L.S_RNG:L.S_RNG + 4] = [seed + 1, 7 * seed + 3, 11, 13 + seed]   # other shuffles
         g.step(dis_card(RD, 0))
         g.step(L.A_ICON + 0)
         g.step(L.A_INVEST + PROD)
-        n = int(g.state[L.S_DECK_N])
-        deck = [int(c) for c in g.state[L.S_DECK: L.S_DECK + n]]
+        deck = g.deck(PROD, reveal=True)
         drawn = hand_cards(g)
-        assert len(drawn) == 1 and int(g.state[L.S_DISC_N]) == 0
+        assert len(drawn) == 1 and g.discard_pile(PROD) == []
         assert sorted(deck + drawn) == sorted(pile)
         orders.add(tuple(deck + drawn))
         g.check_invariants()
@@ -1144,15 +1125,14 @@ def test_r15_deck_and_discard_pile_both_empty_the_draw_is_lost():
     it)."""
     g = board(n_players=4)
     place(g, RD, [card(invest(2))])
-    S = g.state
-    rest = _empty_deck_into_discard(g, PROD)
-    S[L.S_DISC_N + PROD] = 0
-    S[L.S_DISC: L.S_DISC + L.MAX_DECK] = L.NO_CARD
-    spots = [(p, s, k) for p in (1, 2, 3) for s in range(5) for k in range(5)]
-    for c in rest:
-        p, s, k = spots.pop(0)
-        S[pb(p) + L.P_SEC_CARD + s * 5 + k] = c
-        S[pb(p) + L.P_SEC_N + s] = k + 1
+    rest = g.deck(PROD, reveal=True) + g.discard_pile(PROD)
+    sectors = [(p, s) for p in (1, 2, 3) for s in range(5)]
+    boards = {p: Player(sectors={}) for p in (1, 2, 3)}
+    for i in range(0, len(rest), L.MAX_SLOTS):
+        p, s = sectors[i // L.MAX_SLOTS]
+        boards[p].sectors[s] = Sector(cards=rest[i:i + L.MAX_SLOTS])
+    lay(g, players=boards)
+    assert g.deck_size(PROD) == 0 and g.discard_pile(PROD) == []
     g.check_invariants()
     to_discharge(g, RD)
     ti = deck_top(g, INFRA)
@@ -1161,7 +1141,7 @@ def test_r15_deck_and_discard_pile_both_empty_the_draw_is_lost():
     g.step(L.A_INVEST + PROD)
     g.step(L.A_INVEST + INFRA)
     assert hand_cards(g) == [ti]
-    assert int(S[L.S_DECK_N + PROD]) == 0 and int(S[L.S_DISC_N + PROD]) == 0
+    assert g.deck_size(PROD) == 0 and g.discard_pile(PROD) == []
     g.check_invariants()
 
 
@@ -1193,7 +1173,7 @@ def test_r16_demands_in_any_order_once_each_and_only_with_every_cube():
     assert phase_legal(g) == {L.A_PASS}
     assert field(g, P0, L.P_FULFILLED, 7) == [1, 0, 1, 0, 0, 0, 0]
     set_cubes(g, 1, grid=[2, 0, 0, 0, 0, 0, 0])
-    push_frame(g, 1, L.FT_FULFILL)
+    start_at(g, 1, "fulfill", chosen=BO)
     assert L.A_FULFILL + 0 in legal(g)
 
 
@@ -1327,6 +1307,30 @@ def test_r16_industry_breakthrough_during_discharge_charges_nothing():
     assert phase_legal(g) == {L.A_DIS_SECTOR + RD}
 
 
+def test_r16_free_card_played_before_step_3_is_charged_there():
+    """RD chosen; marker 5; research space 0: industry breakthrough 4.  In Acquire an
+    infrastructure card is discarded (R13): research reaches 6, space 0 is covered, and its free
+    card F goes on RD, uncharged for now.  Step 3 then charges F like any card on the chosen
+    sector (R16 as clarified)."""
+    g = board()
+    blank_research(g)
+    set_space(g, 0, [(L.RW_INDUSTRY, 4, 0)])
+    set_marker(g, 5)
+    f, i = hand(g, [card(research(1), cost=2), card(cost=1, deck=INFRA)])
+    begin_turn(g, P0, chosen=RD)
+    g.step(L.A_DISCARD + hslot(g, i))
+    g.step(L.A_BT + 0)
+    g.step(L.A_REWARD + 0)
+    g.step(L.A_CARD_HAND + hslot(g, f))
+    g.step(L.A_PLACE_SECTOR + RD)
+    assert top_frame(g)[0] == L.FT_ITEM and charged_cards(g, P0) == set()
+    g.step(L.A_PASS)
+    assert top_frame(g)[0] == L.FT_ACQUIRE
+    g.step(L.A_PASS)
+    assert top_frame(g)[0] == L.FT_DISCHARGE
+    assert sector_cards(g, RD) == [f] and charged_cards(g, P0) == {(RD, 0)}
+
+
 def test_r16_sector_breakthrough_flips_side_a_and_reorders_keeping_charges():
     """    col:     3
                     IV*          IV tile side A: research x1;  side B: produce Fossil x1
@@ -1339,7 +1343,7 @@ def test_r16_sector_breakthrough_flips_side_a_and_reorders_keeping_charges():
     g = board(tiles={(IV, 0): (research(1),), (IV, 1): (produce(0),)})
     blank_research(g)
     set_space(g, 0, [(L.RW_SECTOR, 0, 0)])
-    g.state[pb(P0) + L.P_SEC_SIDE + TR] = 1
+    lay(g, players={P0: Player(sectors={TR: Sector(side="B")})})
     i0, i1, i2 = place(g, IV, [card(research(1)), card(), card()])
     set_marker(g, 5)
     to_discharge(g, IV)
@@ -1458,7 +1462,7 @@ def test_r19_sector_breakthrough_without_a_side_a_sector_is_forgone():
     breakthrough does nothing and asks nothing; the point can still be taken."""
     g = board(grid=[1, 0, 0, 0, 0, 0, 0])
     set_demand(g, 0, [(0, 1)], basic=[(L.RW_SECTOR, 0, 0), (L.RW_POINTS, 1, 0)])
-    g.state[pb(P0) + L.P_SEC_SIDE: pb(P0) + L.P_SEC_SIDE + 5] = 1
+    lay(g, players={P0: Player(sectors={s: Sector(side="B") for s in range(L.N_SECTORS)})})
     to_fulfill(g)
     g.step(L.A_FULFILL + 0)
     g.step(L.A_REWARD + 0)
@@ -1584,7 +1588,7 @@ def test_r19_research_space_reward_that_cannot_be_used_never_blocks():
     g = board(grid=[1, 0, 0, 0, 0, 0, 0])
     blank_research(g)
     set_space(g, 0, [(L.RW_SECTOR, 0, 0)])
-    g.state[pb(P0) + L.P_SEC_SIDE: pb(P0) + L.P_SEC_SIDE + 5] = 1
+    lay(g, players={P0: Player(sectors={s: Sector(side="B") for s in range(L.N_SECTORS)})})
     set_marker(g, 5)
     begin_turn(g, P0, chosen=RD)
     g.step(L.A_DONATE + 0)

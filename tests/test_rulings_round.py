@@ -1,5 +1,6 @@
 """Rulings of the round structure: setup (R2, R3), plan and boosts (R4, R5), turn order (R6),
-reset (R17), game end (R18) and the environment contract (R24-R26)."""
+reset (R17), game end (R18) and the environment contract (R24-R26); the rulings are stated in
+docs/rules.md."""
 import numpy as np
 import pytest
 
@@ -7,8 +8,10 @@ from electrify_env import Game, IllegalActionError
 from electrify_env.engine import layout as L
 from electrify_env.engine.scoring import winners_mask
 
+from electrify_env.position import Player
+
 from positions import (
-    begin_turn, col, cols, field, legal, new_game, pb, phase_legal, set_columns, top_frame,
+    begin_turn, col, cols, field, hand_of, lay, legal, new_game, phase_legal, set_columns, top_frame,
 )
 
 EP, TR, RD, IV, BO = range(5)  # Energy Production, Transmission, R&D, Investments, Business Ops
@@ -170,15 +173,11 @@ def test_r17_no_reset_in_round_12():
 
 # ---- R18: game end ---------------------------------------------------------------------------
 def _end_keys(g, rows):
-    for p, (score, bt, marker, depot) in enumerate(rows):
-        b = pb(p)
-        g.state[b + L.P_SCORE] = score
-        g.state[b + L.P_BT: b + L.P_BT + L.N_BT_SPACES] = 0
-        g.state[b + L.P_BT: b + L.P_BT + bt] = 1
-        g.state[b + L.P_RESEARCH] = marker
-        g.state[b + L.P_DEPOT: b + L.P_DEPOT + 7] = 0
-        g.state[b + L.P_GRID: b + L.P_GRID + 7] = 0
-        g.state[b + L.P_DEPOT] = depot
+    """Lay out each player's R18 keys (score, covered spaces, marker, fossil depot cubes; grid
+    empty) and return the winners."""
+    lay(g, players={p: Player(score=score, breakthroughs=range(bt), research=marker,
+                              depot=[depot, 0, 0, 0, 0, 0, 0], grid=[0] * 7)
+                    for p, (score, bt, marker, depot) in enumerate(rows)})
     return [int(x) for x in np.flatnonzero(winners_mask(g.state, g.cards.table))]
 
 
@@ -199,8 +198,8 @@ def test_r18_grid_cubes_count_at_their_depot_value():
     g = new_game(2)
     _end_keys(g, [(5, 0, 0, 0), (5, 0, 0, 0)])
     T = g.cards.table
-    g.state[pb(0) + L.P_GRID + 6] = 1           # one solar grid cube
-    g.state[pb(1) + L.P_DEPOT + 0] = T[L.T_COL_DEPOT + 6] - 1  # fossil cubes worth one less
+    lay(g, players={0: Player(grid=[0, 0, 0, 0, 0, 0, 1]),                         # one solar grid cube
+                    1: Player(depot=[int(T[L.T_COL_DEPOT + 6]) - 1, 0, 0, 0, 0, 0, 0])})  # fossil: one less
     assert [int(x) for x in np.flatnonzero(winners_mask(g.state, T))] == [0]
 
 
@@ -289,20 +288,15 @@ def test_r26_observation_ignores_other_hands_deck_order_and_pending_plan():
     g.step(L.A_PLAN + EP)  # player 0 dialled; player 1 to choose
     obs1 = g.observe(1)
     h = g.copy()
-    S = h.state
-    # swap one card of player 0's hand with a deck card of the same deck
-    T = h.cards.table
-    b0 = pb(0)
-    c0 = int(S[b0 + L.P_HAND])
-    d = int(T[L.T_IND_DECK + c0])
-    n = int(S[L.S_DECK_N + d])
-    top_card = int(S[L.S_DECK + d * L.MAX_DECK + n - 1])
-    S[L.S_DECK + d * L.MAX_DECK + n - 1] = c0
-    hand = sorted([top_card] + [int(x) for x in S[b0 + L.P_HAND + 1: b0 + L.P_HAND + 6]])
-    S[b0 + L.P_HAND: b0 + L.P_HAND + 6] = hand
-    # reverse the deck order and change player 0's secret plan
-    S[L.S_DECK + d * L.MAX_DECK: L.S_DECK + d * L.MAX_DECK + n] = S[L.S_DECK + d * L.MAX_DECK: L.S_DECK + d * L.MAX_DECK + n][::-1].copy()
-    S[b0 + L.P_PLAN] = BO
+    # swap one card of player 0's hand with the top card of its deck, reverse the deck order
+    # and change player 0's secret plan
+    hand0 = hand_of(h, 0)
+    c0 = hand0[0]
+    d = int(h.cards.table[L.T_IND_DECK + c0])
+    deck = h.deck(d, reveal=True)
+    lay(h, players={0: Player(hand=[deck[0]] + hand0[1:], plan=BO)}, decks={d: ([c0] + deck[1:])[::-1]},
+        round=1, pending="plan", current_player=1)
+    assert h.deck(d, reveal=True)[-1] == c0 and field(h, 0, L.P_PLAN) == BO
     assert np.array_equal(h.observe(1), obs1)
     assert np.array_equal(h.observe(2), g.observe(2))
     assert not np.array_equal(h.observe(0), g.observe(0)), "a player sees its own hand"

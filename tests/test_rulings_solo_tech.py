@@ -1,5 +1,5 @@
 """Rulings of solo mode (R20-R23) and of the tech packs (R10 sectors and discard multipliers,
-R12 ongoing icon), on explicit positions."""
+R12 ongoing icon), on explicit positions.  The rulings are stated in docs/rules.md."""
 import numpy as np
 import pytest
 

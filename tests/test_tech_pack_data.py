@@ -319,24 +319,59 @@ def test_validate_summary_of_both_packs(both):
     assert both.hash in text
 
 
-@pytest.mark.parametrize("path", PACKS, ids=lambda p: p.stem)
-def test_validating_a_pack_file_alone(path, raws):
-    """`electrify cards validate configs/cards/tech_grid.yaml`: either refused with a message that
-    says what to do, or summarised on top of the base set."""
-    try:
-        text = validate_summary(path)
-    except CardSetError as err:
-        msg = str(err)
-        assert msg.startswith(f"configs/cards/{path.name}: "), msg
-        assert "tech-pack file" in msg and "tech_packs" in msg, msg
-    else:
-        assert raws[path]["pack"]["name"] in text
+def _cli(argv):
+    """``electrify ARGV`` in-process: (exit code, stdout, stderr)."""
     from electrify_env.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = main(["cards", "validate", str(path)])
-    if rc == 0:
-        assert raws[path]["pack"]["name"] in out.getvalue()
-    else:
-        assert "tech-pack file" in err.getvalue(), err.getvalue()
+        rc = main(argv)
+    return rc, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("path", PACKS, ids=lambda p: p.stem)
+def test_validating_a_pack_file_alone(path, raws, tmp_path):
+    """`electrify cards validate configs/cards/tech_grid.yaml` validates the pack on top of the
+    base set (or of ``--base FILE``) and prints the combined set's summary; in Python, a pack file
+    given as the card set itself is refused with a message that says what to do."""
+    with pytest.raises(CardSetError) as info:
+        validate_summary(path)
+    assert str(info.value) == (f"configs/cards/{path.name}: card set: field 'pack': this is a tech-pack "
+                               f"file; load it through tech_packs on top of a card set")
+    rc, out, err = _cli(["cards", "validate", str(path)])
+    assert (rc, err) == (0, "")
+    assert out == validate_summary(None, tech_packs=[path]) + "\n"
+    lines = out.splitlines()
+    assert lines[0] == f"card set 'base': configs/cards/base.yaml, configs/cards/{path.name}"
+    assert lines[1] == f"  tech packs: {raws[path]['pack']['name']}"
+    assert lines[-1] == f"  hash: {load_card_set(None, tech_packs=[path]).hash}"
+    other = tmp_path / "other.yaml"
+    other.write_text(DEFAULT_CARD_SET.read_text(encoding="utf-8").replace("name: base", "name: other", 1),
+                     encoding="utf-8")
+    rc, out, err = _cli(["cards", "validate", str(path), "--base", str(other)])
+    assert (rc, err) == (0, "")
+    assert out.splitlines()[0] == f"card set 'other': {other}, configs/cards/{path.name}"
+
+
+def test_a_broken_pack_file_is_reported_by_cards_validate(tmp_path):
+    """A pack file with an error is reported as such (not summarised, not read as a card set)."""
+    bad = tmp_path / "tech_bad.yaml"
+    bad.write_text(GRID.read_text(encoding="utf-8").replace("cost: 2,", "cost: 12,", 1), encoding="utf-8")
+    rc, out, err = _cli(["cards", "validate", str(bad)])
+    assert rc == 1 and out == ""
+    assert err.startswith(f"invalid card set: {bad}: pack card TG01: field 'cost': "), err
+    assert err.count("\n") == 1
+
+
+def test_cards_readme_shows_what_validating_a_pack_file_does():
+    """configs/cards/README.md shows the output of `electrify cards validate` on a pack file; the
+    lines it shows (up to its "...") are the command's first lines, word for word."""
+    readme = (DEFAULT_CARDS_DIR / "README.md").read_text(encoding="utf-8")
+    command = "$ electrify cards validate configs/cards/tech_grid.yaml"
+    assert command in readme
+    block = readme.split(command + "\n", 1)[1].split("```", 1)[0].splitlines()
+    shown = block[:block.index("...")]
+    assert len(shown) >= 2
+    rc, out, _ = _cli(["cards", "validate", str(GRID)])
+    assert rc == 0 and out.splitlines()[:len(shown)] == shown
+    assert "refuses it" not in readme

@@ -1,12 +1,33 @@
-"""Typed configuration of the PPO training scripts; YAML files in ``configs/`` only fill it."""
+"""Typed configuration of the PPO training scripts; YAML files in ``configs/`` only fill it.
+
+A config is checked completely when it is built (by :func:`load_config`, by ``--set`` overrides or
+by calling the class): every field's type and range, the batch size against the rollout, the seeds,
+the scenario and the tech packs (loaded as the env will load them), so a bad value is refused
+before any training starts, with one line naming the field::
+
+    clip_range: must be > 0, got -1.0
+    scenario: unknown scenario 'first_lite'; available: blackout, first_light, ...
+    configs/x.yaml: unknown field 'clip_rang' (did you mean 'clip_range'?); PPOSoloConfig fields: ...
+"""
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import math
+import re
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from electrify_env.envs._common import SEAT_REWARD_MODES, SOLO_REWARD_MODES
+from electrify_env.game import MAX_SEED as GAME_MAX_SEED
+from electrify_env.yamlio import display_path, parse_yaml, read_yaml_mapping
+
+TORCH_MAX_SEED = 2**32 - 1
+"""Largest training ``seed``: SB3 seeds NumPy's legacy generator, which takes 0..2**32-1."""
+DEVICE_PATTERN = re.compile(r"(auto|cpu|mps|cuda(:[0-9]+)?)")
+"""Torch devices a config may name (SB3's ``auto`` included)."""
 
 
 class ConfigError(ValueError):
@@ -15,52 +36,56 @@ class ConfigError(ValueError):
 
 @dataclass
 class PPOConfig:
-    """Fields shared by every MaskablePPO training config."""
+    """Fields shared by every MaskablePPO training config (build a :class:`PPOSoloConfig` or a
+    :class:`PPOSeatConfig`; the ranges in the field docs are checked when one is built)."""
 
     tech_packs: list[str] = field(default_factory=list)
-    """Tech packs shuffled into the decks (``grid``, ``market``)."""
+    """Tech packs shuffled into the decks: shipped names (``grid``, ``market``) or pack files,
+    each at most once; loaded on the base set when the config is built."""
     total_timesteps: int = 300_000
-    """Agent decisions to train for."""
+    """Agent decisions to train for (> 0)."""
     seed: int = 0
-    """Seed of the policy initialisation and of the training games."""
+    """Seed of the policy initialisation and of the training games (0..2**32-1: SB3 seeds NumPy's
+    legacy generator with it)."""
     vec_env: str = "vector"
     """``vector`` (the jitted ElectrifyVectorEnv through the SB3 adapter) or ``dummy`` (SB3's
     DummyVecEnv over single envs)."""
     n_envs: int = 16
-    """Games stepped together during rollouts."""
+    """Games stepped together during rollouts (> 0)."""
     learning_rate: float = 3e-4
-    """Adam step size."""
+    """Adam step size (finite, > 0)."""
     n_steps: int = 256
-    """Rollout length per env between updates (batch = n_steps * n_envs)."""
+    """Rollout length per env between updates (> 0; rollout = n_steps * n_envs)."""
     batch_size: int = 512
-    """Minibatch size of the PPO update."""
+    """Minibatch size of the PPO update (at least 2, and a divisor of n_steps * n_envs)."""
     n_epochs: int = 10
-    """Passes over each rollout batch."""
+    """Passes over each rollout batch (> 0)."""
     gamma: float = 0.995
-    """Discount factor."""
+    """Discount factor, in (0, 1]."""
     gae_lambda: float = 0.95
-    """GAE lambda."""
+    """GAE lambda, in (0, 1]."""
     clip_range: float = 0.2
-    """PPO clipping of the probability ratio."""
+    """PPO clipping of the probability ratio (finite, > 0)."""
     ent_coef: float = 0.01
-    """Entropy bonus weight."""
+    """Entropy bonus weight (finite, >= 0)."""
     vf_coef: float = 0.5
-    """Value loss weight."""
+    """Value loss weight (finite, >= 0)."""
     max_grad_norm: float = 0.5
-    """Gradient clipping norm."""
+    """Gradient clipping norm (finite, > 0)."""
     features_dim: int = 256
     """Units of the shared first layer over the observation (training.features.ElectrifyExtractor,
     which reads only the solo player's part of the vector)."""
     net_arch: list[int] = field(default_factory=lambda: [128])
     """Hidden layer sizes of the policy head and of the value head (after the shared layer)."""
     eval_every: int = 25_000
-    """Evaluate (and print a learning-curve point) every this many agent decisions; 0: never."""
+    """Evaluate (and print a learning-curve point) every this many agent decisions (>= 0; 0: never)."""
     eval_episodes: int = 100
     """Games per learning-curve evaluation (fixed seeds, disjoint from training)."""
     final_eval_episodes: int = 200
     """Games of the final evaluation against the random agent."""
     eval_seed: int = 1_000_000
-    """First seed of the evaluation games (game i uses eval_seed + i)."""
+    """First seed of the evaluation games (game i uses eval_seed + i; every such seed within the
+    game seeds 0..2**62-1)."""
     deterministic_eval: bool = True
     """Evaluate the policy's most likely legal action (else sample it)."""
     output_dir: str = "runs/ppo_solo"
@@ -70,38 +95,60 @@ class PPOConfig:
     progress_bar: bool = True
     """Show a tqdm progress bar."""
     torch_threads: int = 1
-    """torch.set_num_threads (0: leave torch's default; 1 is fastest on small shared CPUs, where
-    two OpenMP threads contend with the env and other processes)."""
+    """torch.set_num_threads (>= 1, or 0: leave torch's default; 1 is fastest on small shared CPUs,
+    where two OpenMP threads contend with the env and other processes)."""
     device: str = "cpu"
-    """Torch device."""
+    """Torch device: ``auto``, ``cpu``, ``mps``, ``cuda`` or ``cuda:N``."""
 
-    REWARD_MODES = ("shaped", "score", "win")
+    REWARD_MODES = SOLO_REWARD_MODES
+
+    def __post_init__(self) -> None:
+        _coerce_numbers(self)
+        self.validate()
 
     def validate(self) -> "PPOConfig":
-        """Raise ConfigError naming the first bad field."""
-        def need(ok: bool, name: str, what: str) -> None:
-            if not ok:
-                raise ConfigError(f"{name}: {what}, got {getattr(self, name)!r}")
+        """Raise ConfigError naming the first bad field: types, ranges, seeds, the reward mode,
+        the tech packs (loaded as the env loads them)."""
+        _check_types(self)
+        need = _need(self)
         need(self.reward_mode in self.REWARD_MODES, "reward_mode", "must be one of " + ", ".join(self.REWARD_MODES))
         need(self.vec_env in ("vector", "dummy"), "vec_env", "must be vector or dummy")
-        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_episodes",
+        for name in ("total_timesteps", "n_envs", "n_steps", "n_epochs", "eval_episodes",
                      "final_eval_episodes", "features_dim"):
-            need(isinstance(getattr(self, name), int) and getattr(self, name) > 0, name, "must be a positive integer")
-        need(isinstance(self.eval_every, int) and self.eval_every >= 0, "eval_every", "must be an integer >= 0")
-        need(0.0 < self.gamma <= 1.0, "gamma", "must lie in (0, 1]")
-        need(0.0 <= self.gae_lambda <= 1.0, "gae_lambda", "must lie in [0, 1]")
+            need(getattr(self, name) > 0, name, "must be a positive integer")
+        need(self.eval_every >= 0, "eval_every", "must be an integer >= 0 (0: never)")
+        for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef",
+                     "max_grad_norm", "win_bonus"):
+            need(math.isfinite(getattr(self, name)), name, "must be a finite number")
         need(self.learning_rate > 0, "learning_rate", "must be > 0")
-        need(self.batch_size <= self.n_steps * self.n_envs, "batch_size", "must not exceed n_steps * n_envs")
-        need(all(isinstance(h, int) and h > 0 for h in self.net_arch), "net_arch",
-             "must be a list of positive layer sizes")
-        need(self.torch_threads >= 0, "torch_threads", "must be >= 0")
+        need(0.0 < self.gamma <= 1.0, "gamma", "must lie in (0, 1]")
+        need(0.0 < self.gae_lambda <= 1.0, "gae_lambda", "must lie in (0, 1]")
+        need(self.clip_range > 0, "clip_range", "must be > 0")
+        need(self.ent_coef >= 0, "ent_coef", "must be >= 0")
+        need(self.vf_coef >= 0, "vf_coef", "must be >= 0")
+        need(self.max_grad_norm > 0, "max_grad_norm", "must be > 0")
+        need(self.win_bonus >= 0, "win_bonus", "must be >= 0")
+        rollout = self.n_steps * self.n_envs
+        need(self.batch_size >= 2, "batch_size", "must be at least 2 (PPO normalises advantages per minibatch)")
+        need(self.batch_size <= rollout, "batch_size", f"must not exceed n_steps * n_envs = {rollout}")
+        need(rollout % self.batch_size == 0, "batch_size",
+             f"must divide n_steps * n_envs = {rollout} (else every epoch ends with a truncated minibatch)")
+        need(all(h > 0 for h in self.net_arch), "net_arch", "must be a list of positive layer sizes")
+        need(self.torch_threads >= 0, "torch_threads", "must be >= 1 (or 0: torch's default)")
+        need(0 <= self.seed <= TORCH_MAX_SEED, "seed", f"must lie in 0..2**32-1 ({TORCH_MAX_SEED})")
+        last = self.eval_seed + max(self.eval_episodes, self.final_eval_episodes) - 1
+        need(self.eval_seed >= 0 and last <= GAME_MAX_SEED, "eval_seed",
+             "must lie in 0..2**62-1 together with every evaluation game's seed (eval_seed + episodes - 1)")
+        need(DEVICE_PATTERN.fullmatch(self.device) is not None, "device", "must be auto, cpu, mps, cuda or cuda:N")
+        need(self.output_dir.strip() != "", "output_dir", "must name a folder")
+        need(self.tensorboard_log is None or self.tensorboard_log.strip() != "", "tensorboard_log",
+             "must name a folder, or be null")
+        _check_tech_packs(self.tech_packs)
         return self
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as a plain dict (saved beside the policy)."""
         return dataclasses.asdict(self)
-
-
 
 
 @dataclass
@@ -115,13 +162,26 @@ class PPOSoloConfig(PPOConfig):
     win_bonus: float = 1.0
     """``shaped`` only: reward added at the end of a won game."""
 
+    def validate(self) -> "PPOSoloConfig":
+        """Raise ConfigError naming the first bad field (the scenario is loaded here)."""
+        super().validate()
+        from electrify_env.scenarios import ScenarioError, load_scenario
+
+        if not self.scenario.strip():
+            raise ConfigError("scenario: must name a scenario (`electrify scenarios` lists them)")
+        try:
+            load_scenario(self.scenario)
+        except ScenarioError as exc:
+            raise ConfigError(f"scenario: {exc}") from None
+        return self
+
 
 @dataclass
 class PPOSeatConfig(PPOConfig):
     """MaskablePPO on one seat of ``Electrify-v0`` against random opponents
     (``python -m training.train_seat --config ...``)."""
 
-    REWARD_MODES = ("win", "margin", "score", "shaped")
+    REWARD_MODES = SEAT_REWARD_MODES
 
     n_players: int = 2
     """Players in the game (2-4); the other seats play uniform random legal actions."""
@@ -140,47 +200,153 @@ class PPOSeatConfig(PPOConfig):
     def validate(self) -> "PPOSeatConfig":
         """Raise ConfigError naming the first bad field."""
         super().validate()
-        if not (isinstance(self.n_players, int) and 2 <= self.n_players <= 4):
-            raise ConfigError(f"n_players: must be 2, 3 or 4, got {self.n_players!r}")
-        if self.seat is not None and not (isinstance(self.seat, int) and 0 <= self.seat < self.n_players):
-            raise ConfigError(f"seat: must be null or 0..{self.n_players - 1}, got {self.seat!r}")
+        need = _need(self)
+        need(2 <= self.n_players <= 4, "n_players", "must be 2, 3 or 4")
+        need(self.seat is None or 0 <= self.seat < self.n_players, "seat", f"must be null or 0..{self.n_players - 1}")
+        need(math.isfinite(self.points_scale) and self.points_scale > 0, "points_scale", "must be a finite number > 0")
         return self
 
 
-def load_config(path: str | Path | None, cls=PPOSoloConfig, overrides: dict[str, Any] | None = None):
-    """Fill ``cls`` from a YAML mapping (unknown keys are an error) and ``overrides``; validate."""
-    data: dict[str, Any] = {}
-    if path is not None:
-        p = Path(path)
-        if not p.is_file():
-            raise ConfigError(f"{p}: config file not found")
-        loaded = yaml.safe_load(p.read_text()) or {}
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"{p}: expected a mapping of field: value")
-        data.update(loaded)
-    data.update(overrides or {})
-    names = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(names))
-    if unknown:
-        raise ConfigError(f"{path or 'overrides'}: unknown field(s) {', '.join(unknown)}; "
-                          f"known: {', '.join(names)}")
-    defaults = cls()
-    for key, value in data.items():
-        want = type(getattr(defaults, key))
-        if want is type(None):
-            continue  # optional field (default null)
-        if value is None:
-            raise ConfigError(f"{key}: must not be null")
-        if isinstance(value, want) and not (want is int and isinstance(value, bool)):
-            continue
-        if want is float and isinstance(value, int) and not isinstance(value, bool):
-            data[key] = float(value)
-        elif want is int and isinstance(value, float) and value.is_integer():
-            data[key] = int(value)
-        else:
-            raise ConfigError(f"{key}: expected {want.__name__}, got {value!r}")
+# ----------------------------------------------------------------------------------------------
+# Checking
+# ----------------------------------------------------------------------------------------------
+def _need(cfg: PPOConfig):
+    """``need(ok, name, what)``: raise ``ConfigError("name: what, got value")`` unless ``ok``."""
+    def need(ok: bool, name: str, what: str) -> None:
+        if not ok:
+            raise ConfigError(f"{name}: {what}, got {getattr(cfg, name)!r}")
+    return need
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """The evaluated field types of a config class."""
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
+def _type_ok(value: Any, hint: Any) -> bool:
+    """Whether ``value`` has type ``hint`` (int, float, bool, str, ``X | None``, ``list[X]``); a
+    bool is no int, an int is a float."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is list:
+        return isinstance(value, list) and all(_type_ok(v, args[0]) for v in value)
+    if args and type(None) in args:  # X | None
+        return value is None or any(_type_ok(value, a) for a in args if a is not type(None))
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def _type_word(hint: Any) -> str:
+    """``int``, ``float``, ``a list of int``, ``int or null`` ..."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is list:
+        return f"a list of {_type_word(args[0])}"
+    if args and type(None) in args:
+        return " or ".join(_type_word(a) for a in args if a is not type(None)) + " or null"
+    return hint.__name__
+
+
+def _yaml_1_1_hint(value: Any, hint: Any) -> str:
+    """A hint for ``3e-4`` and ``3e5``, which PyYAML (YAML 1.1) reads as text."""
+    if not isinstance(value, str) or hint not in (int, float):
+        return ""
     try:
-        cfg = cls(**data)
-    except TypeError as exc:
-        raise ConfigError(str(exc)) from None
-    return cfg.validate()
+        number = float(value)
+    except ValueError:
+        return ""
+    if not math.isfinite(number):
+        return ""
+    if hint is int and number.is_integer():
+        return f" (YAML 1.1 reads {value} as text: write {int(number)})"
+    mantissa, _, exponent = value.strip().lower().partition("e")
+    if not exponent:
+        return ""  # plain text such as "0.5 " would have parsed; nothing to suggest
+    mantissa = mantissa if "." in mantissa else mantissa + ".0"
+    exponent = exponent if exponent[0] in "+-" else "+" + exponent
+    return f" (YAML 1.1 reads {value} as text: write {mantissa}e{exponent})"
+
+
+def _coerce_numbers(cfg: PPOConfig) -> None:
+    """Ints into float fields become floats; integral floats (``3.0e+5``) into int fields ints."""
+    for name, hint in _hints(type(cfg)).items():
+        value = getattr(cfg, name)
+        if isinstance(value, bool):
+            continue
+        if hint is float and isinstance(value, int):
+            setattr(cfg, name, float(value))
+        elif hint is int and isinstance(value, float) and value.is_integer():
+            setattr(cfg, name, int(value))
+
+
+def _check_types(cfg: PPOConfig) -> None:
+    """Raise ConfigError for the first field whose value is not of the field's type."""
+    if type(cfg) is PPOConfig:
+        raise ConfigError("PPOConfig holds the shared fields only: use PPOSoloConfig or PPOSeatConfig")
+    for name, hint in _hints(type(cfg)).items():
+        value = getattr(cfg, name)
+        if not _type_ok(value, hint):
+            raise ConfigError(f"{name}: expected {_type_word(hint)}, got {value!r}{_yaml_1_1_hint(value, hint)}")
+
+
+def _check_tech_packs(packs: list[str]) -> None:
+    """Resolve and load the packs exactly as the envs will (names or paths, on the base set)."""
+    from electrify_env.cards import CardSetError
+    from electrify_env.envs._common import card_set_and_options
+
+    seen = set()
+    for p in packs:
+        if p in seen:
+            raise ConfigError(f"tech_packs: {p!r} is listed twice")
+        seen.add(p)
+    try:
+        card_set_and_options(None, tuple(packs))
+    except (CardSetError, ValueError) as exc:
+        raise ConfigError(f"tech_packs: {exc}") from None
+
+
+# ----------------------------------------------------------------------------------------------
+# Loading
+# ----------------------------------------------------------------------------------------------
+def _unknown_field(source: str, key: Any, cls: type) -> ConfigError:
+    """The error for a key that is no field of ``cls``, with the closest field name as a hint."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    close = difflib.get_close_matches(str(key), names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return ConfigError(f"{source}: unknown field {key!r}{hint}; {cls.__name__} fields: {', '.join(names)}")
+
+
+def parse_overrides(items: list[str]) -> dict[str, Any]:
+    """``["field=value", ...]`` (``--set``; each value read as YAML) -> ``{field: value}``."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise ConfigError(f"--set expects FIELD=VALUE, got {item!r}")
+        out[key] = parse_yaml(value, f"--set {item}", ConfigError)
+    return out
+
+
+def load_config(path: str | Path | None, cls=PPOSoloConfig, overrides: dict[str, Any] | None = None):
+    """Fill ``cls`` from a YAML mapping and ``overrides`` (a key repeated in the file or unknown
+    to ``cls`` is an error) and check every field; raises :class:`ConfigError` with one line."""
+    data: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    if path is not None:
+        loaded = read_yaml_mapping(Path(path), ConfigError, display_path)
+        data.update(loaded)
+        sources.update(dict.fromkeys(loaded, display_path(Path(path))))
+    for key, value in (overrides or {}).items():
+        data[key] = value
+        sources[key] = "overrides"
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = [k for k in data if k not in names]
+    if unknown:
+        err = _unknown_field(sources[unknown[0]], unknown[0], cls)
+        if len(unknown) > 1:
+            err = ConfigError(f"{err} (and {len(unknown) - 1} more unknown)")
+        raise err
+    return cls(**data)

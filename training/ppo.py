@@ -17,12 +17,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from .common import (
     env_for_metadata, env_id, env_kwargs, env_mode, evaluate, make_train_env, model_policy, random_policy,
 )
-from .config import ConfigError, PPOConfig, PPOSeatConfig, load_config
+from .config import ConfigError, PPOConfig, PPOSeatConfig, load_config, parse_overrides
 
 
 def _progress_callback(total: int):
@@ -161,16 +160,6 @@ def train(cfg: PPOConfig, log=print) -> dict[str, Any]:
             "steps": steps}
 
 
-def _parse_overrides(items: list[str]) -> dict[str, Any]:
-    out = {}
-    for item in items:
-        if "=" not in item:
-            raise ConfigError(f"--set expects field=value, got {item!r}")
-        key, value = item.split("=", 1)
-        out[key.strip()] = yaml.safe_load(value)
-    return out
-
-
 def main(argv: list[str] | None, cls: type[PPOConfig], prog: str, description: str) -> int:
     """Command line entry point of a training script for config class ``cls``."""
     ap = argparse.ArgumentParser(prog=prog, description=description)
@@ -179,7 +168,7 @@ def main(argv: list[str] | None, cls: type[PPOConfig], prog: str, description: s
                     help="override a config field (YAML value), e.g. --set total_timesteps=20000")
     args = ap.parse_args(argv)
     try:
-        cfg = load_config(args.config, cls, _parse_overrides(args.set))
+        cfg = load_config(args.config, cls, parse_overrides(args.set))
     except ConfigError as exc:
         ap.error(str(exc))
     train(cfg)

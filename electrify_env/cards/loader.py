@@ -70,6 +70,12 @@ class CardSet:
     model: S.CardSetModel = field(repr=False)
     packs: tuple[S.TechPackModel, ...] = field(repr=False, default=())
 
+    def __setstate__(self, state: dict) -> None:
+        """Unpickling (``copy.deepcopy``, ``pickle``, worker processes) keeps the table read-only:
+        a writable copy would make numba compile a second version of every engine function."""
+        self.__dict__.update(state)
+        self.table.flags.writeable = False
+
     @property
     def path(self) -> Path:
         """The base card-set file."""

@@ -5,7 +5,7 @@ from numba import njit
 
 from .layout import (
     FACE_BASIC, FACE_SECTOR, FR_A, FT_PAY, FT_PLACE_SECTOR, FT_PLACE_SLOT, MAX_BASIC, MAX_DECK,
-    MAX_HAND, MAX_SLOTS, MAX_STACK, N_COLS, N_ROUNDS, N_SECTORS, NO_CARD, P_DEPOT, P_GRID,
+    MAX_HAND, MAX_PLAYERS, MAX_SLOTS, MAX_STACK, N_COLS, N_ROUNDS, N_SECTORS, NO_CARD, P_DEPOT, P_GRID,
     P_HAND, P_HAND_N, P_RESEARCH, P_SCORE, P_SEC_CARD, P_SEC_COL, P_SEC_N, RESEARCH_TRACK,
     MAX_SCENARIO_STARS, S_SOLO, S_SOLO_NSTARS, S_STAR_ROUND, S_STAR_STATE, S_BASIC, S_TERMINAL, S_DECK, S_DECK_N, S_DISC, S_DISC_N, S_NPLAYERS, S_OPTIONS, S_ROUND, S_SP, S_STACK,
     FRAME, T_IND_PACK, T_N_BASIC, T_N_IND,
@@ -30,26 +30,40 @@ INVARIANT_MESSAGES = {
     12: "the game ended before round 12 was over",
     13: "a solo star was claimed after its round, or changed state twice",
     14: "a solo star was lost before its round",
+    15: "a card id is outside the card table, or the player count is outside 1-4",
 }
 
 
 @njit(cache=True)
 def check_invariants(S, T):
-    """Return 0 if the state keeps every invariant, else a code of INVARIANT_MESSAGES."""
+    """Return 0 if the state keeps every invariant, else a code of INVARIANT_MESSAGES.
+
+    Safe on any state of length S_SIZE: every value used as an index (player count, pile sizes,
+    card ids, faces) is range-checked before it is used (code 15 for an id outside the table)."""
     n = S[S_NPLAYERS]
+    if n < 1 or n > MAX_PLAYERS:
+        return 15
     if S[S_ROUND] < 0 or S[S_ROUND] > N_ROUNDS:
         return 7
     if S[S_SP] < 0 or S[S_SP] > MAX_STACK:
         return 8
-    seen = np.zeros(T[T_N_IND], dtype=np.int64)
+    n_ind = T[T_N_IND]
+    seen = np.zeros(n_ind, dtype=np.int64)
     seen_basic = np.zeros(MAX_BASIC, dtype=np.int64)
     for d in range(2):
-        if S[S_DECK_N + d] < 0 or S[S_DECK_N + d] > MAX_DECK or S[S_DISC_N + d] < 0:
+        if S[S_DECK_N + d] < 0 or S[S_DECK_N + d] > MAX_DECK or S[S_DISC_N + d] < 0 \
+                or S[S_DISC_N + d] > MAX_DECK:
             return 5
         for i in range(S[S_DECK_N + d]):
-            seen[S[S_DECK + d * MAX_DECK + i]] += 1
+            c = S[S_DECK + d * MAX_DECK + i]
+            if c < 0 or c >= n_ind:
+                return 15
+            seen[c] += 1
         for i in range(S[S_DISC_N + d]):
-            seen[S[S_DISC + d * MAX_DECK + i]] += 1
+            c = S[S_DISC + d * MAX_DECK + i]
+            if c < 0 or c >= n_ind:
+                return 15
+            seen[c] += 1
     for b in range(MAX_BASIC):
         seen_basic[b] += S[S_BASIC + b]
     for i in range(S[S_SP]):
@@ -59,10 +73,12 @@ def check_invariants(S, T):
             continue  # the card waits in the FT_PLACE_SECTOR frame below
         if ft == FT_PLACE_SECTOR or ft == FT_PLACE_SLOT:
             face = S[f + FR_A]
-            if face < FACE_BASIC:
+            if 0 <= face < n_ind:
                 seen[face] += 1
-            else:
+            elif FACE_BASIC <= face < FACE_SECTOR:
                 seen_basic[(face - FACE_BASIC) // 2] += 1
+            else:
+                return 15
     for p in range(n):
         pb = pbase(p)
         hn = S[pb + P_HAND_N]
@@ -75,6 +91,8 @@ def check_invariants(S, T):
             if h < hn:
                 if h > 0 and S[pb + P_HAND + h - 1] > c:
                     return 1
+                if c < 0 or c >= n_ind:
+                    return 15
                 seen[c] += 1
         for s in range(N_SECTORS):
             col = S[pb + P_SEC_COL + s]
@@ -91,6 +109,8 @@ def check_invariants(S, T):
                 if (j < k) != (face != NO_CARD):
                     return 2
                 if j < k:
+                    if face < 0 or (n_ind <= face < FACE_BASIC):
+                        return 15
                     if face < FACE_BASIC:
                         seen[face] += 1
                     elif face < FACE_SECTOR:

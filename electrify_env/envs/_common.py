@@ -2,17 +2,18 @@
 the buffers handed to the jitted functions of :mod:`electrify_env.engine.batch`."""
 from __future__ import annotations
 
-import operator
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from ..cards import CardSet, load_card_set
+from ..cards import CardSet
 from ..engine import batch as B
 from ..engine import layout as L
 from ..engine.observe import OBS_SIZE, observation_rows
-from ..game import SAVE_FORMAT, SAVE_VERSION, Game, IllegalActionError, _face_table, resolve_tech_pack
+from ..game import SAVE_FORMAT, SAVE_VERSION, Game, _face_table, resolve_card_set
+from ..validation import check_action, check_seed, check_seed_run, tech_pack_options
+from ..validation import check_players as _check_players
 from ..scenarios import Scenario, list_scenarios, load_scenario
 
 SOLO_REWARD_MODES = ("win", "score", "shaped")
@@ -23,18 +24,11 @@ DEFAULT_WIN_BONUS = 1.0      # "shaped": weight of the terminal win reward
 
 
 def card_set_and_options(card_set, tech_packs) -> tuple[CardSet, int]:
-    """The card set (a CardSet, a path, or None for the base set) with the tech packs (shipped
-    names or paths), and the ``init_state`` option bits that shuffle every pack in."""
-    if isinstance(card_set, CardSet):
-        if tech_packs:
-            raise ValueError("give tech packs either inside the CardSet or as tech_packs, not both")
-        cards = card_set
-    else:
-        if isinstance(tech_packs, (str, Path)):
-            tech_packs = (tech_packs,)
-        cards = load_card_set(card_set, tech_packs=tuple(resolve_tech_pack(p) for p in tech_packs))
-    options = sum(1 << k for k in range(1, len(cards.pack_names) + 1))
-    return cards, options
+    """The card set (a CardSet, a path, or None for the base set) with the tech packs (one
+    shipped name or path, or a sequence of them), and the ``init_state`` option bits that
+    shuffle every pack in (as :class:`~electrify_env.Game` resolves them)."""
+    cards = resolve_card_set(card_set, tech_packs)
+    return cards, tech_pack_options(len(cards.pack_names))
 
 
 def scenario_list(scenario) -> list[Scenario]:
@@ -74,10 +68,16 @@ def check_render_mode(render_mode, allowed: Sequence[str]):
 
 
 def check_players(n_players) -> int:
-    """2, 3 or 4."""
-    if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)) or not 2 <= n_players <= L.MAX_PLAYERS:
-        raise ValueError(f"n_players must be 2, 3 or 4, got {n_players!r}")
-    return int(n_players)
+    """2, 3 or 4 (the multiplayer envs; :func:`electrify_env.validation.check_players`)."""
+    return _check_players(n_players, solo=False)
+
+
+def check_reset_seed(seed, count: int = 1, name: str = "seed"):
+    """``reset(seed=...)`` of every env: None, or an integer 0..2**62-1 (with ``count`` games
+    seeded ``seed, seed+1, ...``: the last one too); the same message as ``Game(seed=...)``."""
+    if seed is None:
+        return None
+    return check_seed_run(seed, count, name) if count > 1 else check_seed(seed, name)
 
 
 def check_seat(seat, n_players: int) -> int:
@@ -93,7 +93,7 @@ def check_float(name: str, value) -> float:
     """A finite number."""
     try:
         v = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{name} must be a number, got {value!r}") from None
     if not np.isfinite(v):
         raise ValueError(f"{name} must be finite, got {value!r}")
@@ -101,13 +101,9 @@ def check_float(name: str, value) -> float:
 
 
 def as_action(action) -> int:
-    """An action id as a Python int (ints, numpy integers, 0-d integer arrays); else ValueError."""
-    if isinstance(action, (bool, np.bool_)):
-        raise IllegalActionError(f"action must be an integer id, got {action!r}")
-    try:
-        return operator.index(action)
-    except TypeError:
-        raise IllegalActionError(f"action must be an integer id 0..{L.N_ACTIONS - 1}, got {action!r}") from None
+    """An action id as a Python int (ints, numpy integers, 0-d integer arrays); else
+    IllegalActionError (:func:`electrify_env.validation.check_action`)."""
+    return check_action(action)
 
 
 def illegal_message(action: int, mask: np.ndarray, who: str) -> str:
@@ -133,12 +129,50 @@ def game_snapshot(cards: CardSet, scenario: Scenario | None, n_players: int, see
     return Game.from_dict(data, card_set=cards)
 
 
-class Buffers:
+class SharedViews:
+    """Base of the objects whose attributes include numpy views into their other arrays (a row
+    of a batch buffer, the int8 view of a uint8 mask), so that copies stay whole.
+
+    ``pickle``, ``copy.deepcopy`` and ``cloudpickle`` copy each array on its own: a copied view
+    no longer sees the writes to its copied base, and a copied env would hand out stale
+    observations and masks.  A subclass names its views in ``_VIEWS`` and (re)creates them in
+    :meth:`_bind_views`; the pickled state leaves them out and :meth:`__setstate__` rebuilds
+    them.  Arrays marked read-only stay read-only in the copy (pickle drops the flag, and numba
+    would compile a second version of every jitted function for writable tables).
+    """
+
+    _VIEWS: tuple[str, ...] = ()
+    _READONLY_KEY = "__readonly_arrays__"
+
+    def _bind_views(self) -> None:
+        """Create the attributes named in ``_VIEWS`` from the arrays they view (none here)."""
+
+    def __getstate__(self) -> dict:
+        """The instance dict without the views, plus the names of the read-only arrays."""
+        state = {k: v for k, v in self.__dict__.items() if k not in self._VIEWS}
+        state[self._READONLY_KEY] = [k for k, v in state.items()
+                                     if isinstance(v, np.ndarray) and not v.flags.writeable]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        """Restore the instance dict, mark the read-only arrays again and rebuild the views."""
+        state = dict(state)
+        readonly = state.pop(self._READONLY_KEY, ())
+        self.__dict__.update(state)
+        for name in readonly:
+            getattr(self, name).flags.writeable = False
+        self._bind_views()
+
+
+class Buffers(SharedViews):
     """The arrays of ``n`` environments for :mod:`electrify_env.engine.batch` (see its docs).
 
     ``obs`` alternates between two buffers (``flip()``), so an observation array returned by a
-    step stays valid during the next step.
+    step stays valid during the next step.  Copies (pickle, deepcopy) are independent and whole
+    (:class:`SharedViews`).
     """
+
+    _VIEWS = ("obs", "masks_i8")
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -148,13 +182,17 @@ class Buffers:
         self.FI = np.zeros((n, B.FI_SIZE), dtype=np.int64)
         self._obs = (np.zeros((n, OBS_SIZE), dtype=np.float32), np.zeros((n, OBS_SIZE), dtype=np.float32))
         self._k = 0
-        self.obs = self._obs[0]
         self.final_obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
         self.masks = np.zeros((n, L.N_ACTIONS), dtype=np.uint8)
-        self.masks_i8 = self.masks.view(np.int8)
         self.rewards = np.zeros(n, dtype=np.float64)
         self.terms = np.zeros(n, dtype=np.bool_)
         self.actions = np.zeros(n, dtype=np.int64)
+        self._bind_views()
+
+    def _bind_views(self) -> None:
+        """``obs``: the current observation buffer; ``masks_i8``: the masks seen as int8."""
+        self.obs = self._obs[self._k]
+        self.masks_i8 = self.masks.view(np.int8)
 
     def flip(self) -> np.ndarray:
         """Switch to the other observation buffer and return it."""

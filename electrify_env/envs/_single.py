@@ -12,23 +12,37 @@ from gymnasium import spaces
 from ..engine import batch as B
 from ..engine import layout as L
 from ..engine.observe import OBS_SIZE, OBS_VERSION
-from ._common import Buffers, as_action, game_snapshot, illegal_message, table_for
+from ._common import (
+    Buffers, SharedViews, as_action, check_reset_seed, game_snapshot, illegal_message, table_for,
+)
 from ..game import Game, IllegalActionError
 
 
-class SingleGameEnv(gym.Env):
+class SingleGameEnv(SharedViews, gym.Env):
     """Base class: subclasses set up ``self._cards, self._options, self._SCS, self._scenarios,
-    self._C, self._F`` and call :meth:`_setup`."""
+    self._C, self._F`` and call :meth:`_setup`.
+
+    ``pickle``, ``copy.deepcopy`` and ``cloudpickle`` give an independent env that plays on
+    from the same position (the row views into the buffers are rebuilt, see
+    :class:`~electrify_env.envs._common.SharedViews`).
+    """
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    _VIEWS = ("_S", "_E", "_R", "_FI", "_obs_row", "_fobs_row", "_mask", "_mask_i8")
 
     def _setup(self, render_mode: str | None) -> None:
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, shape=(OBS_SIZE,), dtype=np.float32)
         self.action_space = spaces.Discrete(L.N_ACTIONS)
         self._T, self._FF = table_for(self._cards)
-        b = Buffers(1)
-        self._b = b
+        self._b = Buffers(1)
+        self._bind_views()
+        self._seeds = np.zeros(1, dtype=np.int64)
+        self._started = False
+
+    def _bind_views(self) -> None:
+        """The game's rows of the buffers (``self._b`` holds a batch of one)."""
+        b = self._b
         self._S = b.states[0]
         self._E = b.E[0]
         self._R = b.R[0]
@@ -37,14 +51,12 @@ class SingleGameEnv(gym.Env):
         self._fobs_row = b.final_obs[0]
         self._mask = b.masks[0]
         self._mask_i8 = b.masks_i8[0]
-        self._seeds = np.zeros(1, dtype=np.int64)
-        self._started = False
 
     # ---- Gymnasium API -----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Start a new game.  Its seed is drawn from the env's generator (``np_random``, seeded by
         ``seed``) and reported in ``info["seed"]``; ``options`` is accepted and unused."""
-        super().reset(seed=seed)
+        super().reset(seed=check_reset_seed(seed))
         self._seeds[0] = int(self.np_random.integers(0, B.MAX_SEED, endpoint=True))
         b = self._b
         B.batch_reset(b.states, self._T, self._SCS, self._FF, self._C, self._F, b.E, b.R,

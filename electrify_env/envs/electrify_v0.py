@@ -25,13 +25,76 @@ from ..engine.observe import OBS_SIZE, observe
 from ..engine.stack import pbase
 from ..engine.step import apply_action
 from ..game import Game, IllegalActionError
+from ..savefile import MAX_COUNT
+from ..scenarios import CONDITIONS, MAX_STAR_POINTS, MAX_TARGET
 from ._common import (
-    DEFAULT_POINTS_SCALE, DEFAULT_WIN_BONUS, SEAT_REWARD_MODES, as_action, card_set_and_options,
-    check_float, check_players, check_render_mode, illegal_message, reward_code, table_for,
-    with_observation_table,
+    DEFAULT_POINTS_SCALE, DEFAULT_WIN_BONUS, SEAT_REWARD_MODES, SharedViews, as_action,
+    card_set_and_options, check_float, check_players, check_render_mode, check_reset_seed,
+    illegal_message, reward_code, table_for, with_observation_table,
 )
 
-__all__ = ["env", "raw_env", "ElectrifyAECEnv"]
+__all__ = ["env", "raw_env", "ElectrifyAECEnv", "state_bounds"]
+
+_MAX_CH_PARAM = max(q.hi for c in CONDITIONS.values() for q in c.params)
+
+
+def _state_field_bounds() -> dict[str, tuple[int, int]]:
+    """(low, high) of every entry of each state field and player-block field, named as in
+    :mod:`electrify_env.engine.layout`; ranges hold for any card set, scenario and player
+    count (an unused seat's block is all 0).  Counts (cubes, points, clean tokens, decisions)
+    go up to the limit saves are checked against, ``savefile.MAX_COUNT``."""
+    card = (L.NO_CARD, L.MAX_IND - 1)
+    count = (0, MAX_COUNT)
+    flag = (0, 1)
+    return {
+        "S_VERSION": (L.STATE_VERSION, L.STATE_VERSION), "S_NPLAYERS": (1, L.MAX_PLAYERS),
+        "S_ROUND": (0, L.N_ROUNDS), "S_CUR": (0, L.MAX_PLAYERS - 1), "S_TERMINAL": flag,
+        "S_DECISIONS": count, "S_OPTIONS": (0, B.MAX_SEED), "S_RNG": (0, (1 << 32) - 1),
+        "S_DECK_N": (0, L.MAX_DECK), "S_DECK": card, "S_DISC_N": (0, L.MAX_DECK), "S_DISC": card,
+        "S_BASIC": flag, "S_DEMAND": (0, L.MAX_DEMAND - 1), "S_SOLO": flag,
+        "S_SOLO_TARGET": (0, MAX_TARGET), "S_SOLO_BONUS": (0, (1 << L.N_LEVELS) - 1),
+        "S_SOLO_RLEVEL": (-1, L.N_LEVELS - 1), "S_SOLO_NSTARS": (0, L.MAX_SCENARIO_STARS),
+        "S_STAR_ROUND": (0, L.N_ROUNDS), "S_STAR_STATE": (0, 2),
+        "S_STAR_POINTS": (0, MAX_STAR_POINTS), "S_SOLO_NCH": (0, L.MAX_CHALLENGES),
+        "S_CH_COND": (0, L.N_CH_CODES - 1), "S_CH_A": (-1, _MAX_CH_PARAM),
+        "S_CH_B": (-1, _MAX_CH_PARAM), "S_CH_MET": flag,
+        "S_BAG": (0, max(L.N_TOKENS_INNOVATION, L.N_TOKENS_COLLABORATION)),
+        "S_SP": (0, L.MAX_STACK),
+        # S_STACK and S_PLAYERS: per frame field and per player-block field, below
+        "P_DEPOT": count, "P_GRID": count, "P_RESEARCH": (0, L.RESEARCH_TRACK), "P_BT": flag,
+        "P_CLEAN": count, "P_SCORE": count, "P_NFULFILLED": (0, L.N_LEVELS), "P_FULFILLED": flag,
+        "P_SEC_COL": (0, L.N_COLS - 1), "P_SEC_SIDE": flag, "P_SEC_N": (0, L.MAX_SLOTS),
+        "P_SEC_CARD": (L.NO_CARD, L.FACE_SECTOR - 1), "P_SEC_CHARGED": flag,
+        "P_CARD_CHARGED": flag, "P_HAND_N": (0, L.MAX_HAND), "P_HAND": card,
+        "P_PLAN": (-1, L.N_SECTORS - 1), "P_CHOSEN": (-1, L.N_SECTORS - 1),
+        "P_BOOST": (L.BOOST_NONE, L.BOOST_COLLABORATION), "P_DEMANDS_ROUND": (0, L.N_LEVELS),
+        "P_RESEARCH_TOTAL": count,
+        "P_SOLO_TOKEN": (0, max(L.TOKEN_INNOVATION, L.TOKEN_COLLABORATION)),
+    }
+
+
+def state_bounds() -> tuple[np.ndarray, np.ndarray]:
+    """(low, high): int64 arrays of length ``S_SIZE`` bounding every entry of the engine state
+    (:meth:`raw_env.state`), the ``state_space`` of the PettingZoo env.  Decision frames: the
+    frame type, then arguments ``0..MAX_COUNT`` (the invest-queue bits ``FR_E`` up to
+    ``2**62 - 1``)."""
+    fields = _state_field_bounds()
+    player = np.zeros((2, L.P_SIZE), dtype=np.int64)
+    for name, off, length, _ in L.layout_rows()["player block"]:
+        player[:, off:off + length] = np.array(fields[name])[:, None]
+    frame = np.zeros((2, L.FRAME), dtype=np.int64)
+    frame[1] = MAX_COUNT
+    frame[1, L.FR_TYPE] = L.N_FRAME_TYPES - 1
+    frame[1, L.FR_E] = B.MAX_SEED
+    bounds = np.zeros((2, L.S_SIZE), dtype=np.int64)
+    for name, off, length, _ in L.layout_rows()["state S"]:
+        if name == "S_STACK":
+            bounds[:, off:off + length] = np.tile(frame, L.MAX_STACK)
+        elif name == "S_PLAYERS":
+            bounds[:, off:off + length] = np.tile(player, L.MAX_PLAYERS)
+        else:
+            bounds[:, off:off + length] = np.array(fields[name])[:, None]
+    return bounds[0].copy(), bounds[1].copy()
 
 
 def env(**kwargs) -> AECEnv:
@@ -46,15 +109,17 @@ def env(**kwargs) -> AECEnv:
 
 
 @with_observation_table
-class raw_env(AECEnv):
+class raw_env(SharedViews, AECEnv):
     """
     ## Description
 
-    *Electrify* for 2-4 players (rulings R1-R19 and R24-R26).  Agents ``player_0`` ...
+    *Electrify* for 2-4 players (rulings R1-R19 and R24-R26 of ``docs/rules.md``).  Agents ``player_0`` ...
     ``player_{n-1}`` are the seats.  Every sub-decision of the rules is one turn of the agent
     whose decision is pending (R24), so an agent often acts many times in a row.  The Plan step
     is secret and simultaneous (R4, R26): seats dial in order, and no observation, mask, reward
-    or info shows a choice made before the reveal.
+    or info shows a choice made before the reveal.  Copies (``pickle``, ``copy.deepcopy``,
+    ``cloudpickle``, as SuperSuit's ``vectorize_aec_env_v0`` makes them) are independent envs
+    that play on from the same position.
 
     ## Action Space
 
@@ -72,6 +137,10 @@ class raw_env(AECEnv):
     choices).  ``docs/observation.md`` names every entry; the top-level fields:
 
     {obs_table}
+
+    ``state()`` is the full engine state (hidden information included, for centralised training
+    or search), an int64 array in ``state_space``: ``Box(low, high, (S_SIZE,), int64)`` with the
+    per-field bounds of :func:`state_bounds` (``electrify layout`` lists the fields).
 
     ## Rewards
 
@@ -110,6 +179,7 @@ class raw_env(AECEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "electrify_v0", "is_parallelizable": False,
                 "render_fps": 1}
+    _VIEWS = ("_mask_i8", "_S")
 
     def __init__(self, n_players: int = 2, card_set=None, tech_packs: Sequence[str] = (),
                  reward_mode: str = "win", points_scale: float = DEFAULT_POINTS_SCALE,
@@ -136,13 +206,20 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: obs_space if i == 0 else _copy_space(obs_space)
                                    for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: spaces.Discrete(L.N_ACTIONS) for a in self.possible_agents}
+        self.state_space = spaces.Box(*state_bounds(), shape=(L.S_SIZE,), dtype=np.int64)
         self._np_random, _ = seeding.np_random(None)
         self._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
-        self._mask_i8 = self._mask.view(np.int8)
         self._zero_mask = np.zeros(L.N_ACTIONS, dtype=np.int8)
         self._zero_mask.flags.writeable = False
         self.game: Game | None = None
         self.agents = []
+        self._bind_views()
+
+    def _bind_views(self) -> None:
+        """``_mask_i8``: the legal mask seen as int8; ``_S``: the running game's state."""
+        self._mask_i8 = self._mask.view(np.int8)
+        if self.game is not None:
+            self._S = self.game.state
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The (same, every call) observation space of ``agent``."""
@@ -157,7 +234,7 @@ class raw_env(AECEnv):
         """Start a new game; ``seed`` seeds the env's generator, from which the game's seed is
         drawn.  ``options`` is accepted and unused."""
         if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
+            self._np_random, _ = seeding.np_random(check_reset_seed(seed))
         self.game_seed = int(self._np_random.integers(0, B.MAX_SEED, endpoint=True))
         self.game = Game(self.n_players, seed=self.game_seed, card_set=self._cards)
         self._S = self.game.state
@@ -234,8 +311,9 @@ class raw_env(AECEnv):
         return text
 
     def state(self) -> np.ndarray:
-        """The full engine state (a copy; it includes hidden information, for centralised
-        training or search only)."""
+        """The full engine state: an int64 copy of length ``S_SIZE`` in ``state_space`` (layout:
+        ``electrify layout``).  It includes hidden information: for centralised training or
+        search only."""
         return self._S.copy()
 
     def close(self) -> None:

@@ -1,4 +1,4 @@
-"""``Electrify-Solo-v0``: one solo game of Electrify on a scenario (rulings R20-R23)."""
+"""``Electrify-Solo-v0``: one solo game of Electrify on a scenario (rulings R20-R23, ``docs/rules.md``)."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -17,7 +17,7 @@ class ElectrifySoloEnv(SingleGameEnv):
     """
     ## Description
 
-    Solo *Electrify* (rulings R20-R23): one player, 12 rounds, a scenario with a target, bonus
+    Solo *Electrify* (rulings R20-R23 of ``docs/rules.md``): one player, 12 rounds, a scenario with a target, bonus
     stars and challenges.  Every sub-decision of the rules is one step (R24): the sector dial,
     each card bought and each cube paid, each icon and each of its uses, each demand card and
     reward, and at every decision the any-time discards and donations (R13).  The rules run in

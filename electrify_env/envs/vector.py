@@ -15,11 +15,12 @@ from ..game import IllegalActionError
 from ..scenarios import Scenario
 from ._common import (
     DEFAULT_POINTS_SCALE, DEFAULT_WIN_BONUS, SEAT_REWARD_MODES, SOLO_REWARD_MODES, Buffers,
-    card_set_and_options, check_float, check_players, check_seat, game_snapshot, reward_code,
-    scenario_list, scenario_table, table_for,
+    SharedViews, card_set_and_options, check_float, check_players, check_reset_seed, check_seat,
+    game_snapshot, reward_code, scenario_list, scenario_table, table_for,
 )
+from ..validation import InvalidArgumentError
 
-class ElectrifyVectorEnv(VectorEnv):
+class ElectrifyVectorEnv(SharedViews, VectorEnv):
     """
     ## Description
 
@@ -45,7 +46,8 @@ class ElectrifyVectorEnv(VectorEnv):
     **Buffers**: with ``copy=False`` (default) ``step`` and ``reset`` return one of two
     alternating arrays, so an observation stays valid during the next step and is overwritten by
     the one after; pass ``copy=True`` for fresh arrays (slower at large N).  The mask in
-    ``info`` is always the live buffer; copy it to keep it.
+    ``info`` is always the live buffer; copy it to keep it.  Copies of the env (``pickle``,
+    ``copy.deepcopy``, ``cloudpickle``) are independent and play on from the same games.
 
     ## Rewards
 
@@ -147,16 +149,15 @@ class ElectrifyVectorEnv(VectorEnv):
         Returns (observations, info with ``action_mask`` and ``seed``)."""
         if seed is None:
             seeds = np.random.SeedSequence().generate_state(self.num_envs, dtype=np.uint64) >> np.uint64(2)
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            super().reset(seed=int(seed))
-            seeds = int(seed) + np.arange(self.num_envs, dtype=np.int64)
+        elif isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim == 1):
+            items = list(seed)
+            if len(items) != self.num_envs:
+                raise InvalidArgumentError(f"seed: give one integer or {self.num_envs} integers, got {len(items)}")
+            seeds = [check_reset_seed(s, name=f"seeds[{i}]") for i, s in enumerate(items)]
         else:
-            seeds = np.asarray(list(seed), dtype=np.int64)
-            if seeds.shape != (self.num_envs,):
-                raise ValueError(f"seed: give one integer or {self.num_envs} integers, got {len(seeds)}")
-        seeds = np.asarray(seeds, dtype=np.int64)
-        if (seeds < 0).any() or (seeds > B.MAX_SEED).any():
-            raise ValueError("seeds must lie in [0, 2**62)")
+            first = check_reset_seed(seed, self.num_envs)   # one integer (else the shared error)
+            super().reset(seed=first)
+            seeds = first + np.arange(self.num_envs, dtype=np.int64)
         self._seeds[:] = seeds
         b = self._b
         obs = b.flip()
