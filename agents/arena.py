@@ -203,6 +203,7 @@ def play_task(task: GameTask) -> dict:
         "scores": [int(x) for x in game.scores()],
         "tiebreak_keys": game.tiebreak_keys().tolist(),
         "winners": game.winners(), "decisions": len(game.history),
+        "points_by_source": game.points_by_source(),
         "moves": moves, "seconds": [round(x, 4) for x in spent],
         "actions": list(game.history),
     }

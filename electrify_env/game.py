@@ -426,6 +426,21 @@ class Game:
         from .position import star_list
         return star_list(self.state)
 
+    def points_by_source(self) -> list[dict[str, int]]:
+        """Energy points of each player by where they came from, as the engine counted them
+        while the game was played (``PTS_SOURCE_NAMES``: ``demand_basic``, ``demand_priority``,
+        ``research_space``, ``research_group``; in a solo game also ``solo_stars``, the star
+        points claimed so far).  In a game played from the start the sources add up to the
+        score; a position laid out with a score (:mod:`electrify_env.position`) has no history."""
+        out = []
+        for p in range(self.n_players):
+            base = L.S_PLAYERS + p * L.P_SIZE + L.P_PTS
+            row = {name: int(self.state[base + k]) for k, name in enumerate(L.PTS_SOURCE_NAMES)}
+            if self.is_solo:
+                row["solo_stars"] = int(solo_final_score(self.state)) - int(self.scores()[0])
+            out.append(row)
+        return out
+
 
 def play_random(game: Game, rng: np.random.Generator, max_decisions: int = 200_000) -> Game:
     """Play ``game`` to its end with uniform random legal actions drawn from ``rng``."""

@@ -463,6 +463,8 @@ def _check_player(c: _Ctx, p: int) -> None:
         c.expect(pb + L.P_CHOSEN, 0, L.N_SECTORS - 1, "the revealed choice")
     c.expect(pb + L.P_BOOST, L.BOOST_NONE, L.BOOST_COLLABORATION, "the boost")
     c.expect(pb + L.P_RESEARCH_TOTAL, 0, MAX_COUNT, "the research total")
+    for k, name in enumerate(L.PTS_SOURCE_NAMES):
+        c.expect(pb + L.P_PTS + k, 0, MAX_COUNT, f"the points from {name.replace('_', ' ')}")
     for s in range(L.N_SECTORS):
         off = pb + L.P_SOLO_TOKEN + s
         if solo:

@@ -192,7 +192,7 @@ def test_from_json_and_load_refuse_text_that_is_not_a_save(tmp_path):
 
 # ---- every state field in range ----------------------------------------------------------------
 @pytest.mark.parametrize("off, value, field", [
-    (L.S_VERSION, 2, "S_VERSION"),
+    (L.S_VERSION, L.STATE_VERSION + 1, "S_VERSION"),
     (L.S_NPLAYERS, 3, "S_NPLAYERS"),               # n_players disagrees with the state
     (L.S_NPLAYERS, 5, "S_NPLAYERS"),
     (L.S_ROUND, 13, "S_ROUND"),

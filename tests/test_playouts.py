@@ -243,3 +243,25 @@ def test_solo_games_save_load_and_replay(tmp_path):
     assert h.same_as(g) and h.solo_result() == g.solo_result()
     r = Game.replay(g.history, seed=4, scenario="peak_load", tech_packs=("grid",))
     assert r.same_as(g)
+
+
+@pytest.mark.parametrize("players,packs,scenario", [(2, (), None), (4, ("grid", "market"), None),
+                                                    (1, (), "net_zero")])
+def test_points_by_source_add_up_to_the_score(players, packs, scenario):
+    """The engine counts every energy point by its source as it is awarded: in greedy games the
+    sources add up to each player's score, demand cards and the research track both score, and a
+    solo game adds the star points to reach its final score."""
+    from agents import make_agent
+
+    agents = [make_agent("greedy") for _ in range(players)]
+    for seed in range(2):
+        g = Game(n_players=players, seed=seed, tech_packs=packs, scenario=scenario)
+        while not g.is_terminal:
+            g.step(agents[g.current_player].act_in(g))
+        rows = g.points_by_source()
+        for p, row in enumerate(rows):
+            assert sum(row[k] for k in L.PTS_SOURCE_NAMES) == g.scores()[p]
+        total = {k: sum(r[k] for r in rows) for k in L.PTS_SOURCE_NAMES}
+        assert total["demand_basic"] + total["demand_priority"] > 0 and total["research_space"] > 0
+        if scenario:
+            assert rows[0]["solo_stars"] == g.solo_result()["star_points"]

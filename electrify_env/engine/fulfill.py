@@ -6,7 +6,7 @@ from .layout import (
     FR_A, FR_B, FR_C, FR_D, FT_CARD_CHOICE, FT_FLIP, FT_REORDER, FT_REWARD, MAX_BT_REWARDS,
     MAX_PRIORITY, MAX_REQ, MAX_REWARDS, MAX_SLOTS, N_SECTORS, P_CARD_CHARGED, P_CLEAN,
     P_DEMANDS_ROUND, P_DEPOT, P_FULFILLED, P_GRID, P_NFULFILLED, P_SCORE, P_SEC_CARD, P_SEC_N,
-    P_SEC_SIDE, REW_SRC_DEMAND, REW_SRC_SPACE, RW_CLEAN, RW_INDUSTRY, RW_POINTS, RW_PRODUCE,
+    P_PTS, P_SEC_SIDE, PTS_DEMAND_BASIC, PTS_DEMAND_PRIORITY, PTS_GROUP, PTS_SPACE, REW_SRC_DEMAND, REW_SRC_SPACE, RW_CLEAN, RW_INDUSTRY, RW_POINTS, RW_PRODUCE,
     RW_SECTOR, S_DEMAND, S_SOLO, S_SOLO_BONUS, T_BT_NREW, T_BT_REW_ARG, T_BT_REW_KIND, T_BT_REW_VAL, T_D_NREW,
     T_D_REQ_COL, T_D_REQ_N, T_D_REW_ARG, T_D_REW_KIND, T_D_REW_VAL, T_G_NREW, T_G_REW_ARG,
     T_G_REW_KIND, T_G_REW_VAL,
@@ -73,6 +73,17 @@ def reward_entry(T, src, sid, r):
 
 
 @njit(cache=True)
+def points_source(T, src, sid, r):
+    """The PTS_* source of reward slot ``r`` of a reward list (a demand card's slots past its
+    basic rewards are its priority rewards)."""
+    if src == REW_SRC_DEMAND:
+        return PTS_DEMAND_BASIC if r < T[T_D_NREW + 2 * sid] else PTS_DEMAND_PRIORITY
+    if src == REW_SRC_SPACE:
+        return PTS_SPACE
+    return PTS_GROUP
+
+
+@njit(cache=True)
 def reward_ok(S, T, r):
     """Is slot ``r`` of the pending reward list still to take?"""
     t = top(S)
@@ -96,6 +107,7 @@ def take_reward(S, T, pb, r):
     kind, val, arg = reward_entry(T, S[t + FR_A], S[t + FR_B], r)
     if kind == RW_POINTS:
         S[pb + P_SCORE] += val
+        S[pb + P_PTS + points_source(T, S[t + FR_A], S[t + FR_B], r)] += val
     elif kind == RW_CLEAN:
         S[pb + P_CLEAN] += val
     elif kind == RW_PRODUCE:

@@ -230,6 +230,15 @@ REW_SRC_DEMAND = 0
 REW_SRC_SPACE = 1
 REW_SRC_GROUP = 2
 
+# sources of energy points, counted per player in P_PTS as the game is played (statistics for
+# balance reports; P_SCORE is their sum in a game played from the start)
+PTS_DEMAND_BASIC = 0      # the basic rewards of a demand card
+PTS_DEMAND_PRIORITY = 1   # the priority rewards of a player's first two demand cards
+PTS_SPACE = 2             # a research breakthrough space
+PTS_GROUP = 3             # a research group bonus
+N_PTS_SOURCES = 4
+PTS_SOURCE_NAMES = ("demand_basic", "demand_priority", "research_space", "research_group")
+
 PLACE_BOUGHT = 0
 PLACE_FREE = 1
 
@@ -262,6 +271,7 @@ P_CHOSEN = _p.field("P_CHOSEN", 1, "revealed sector choice this round, -1 before
 P_BOOST = _p.field("P_BOOST", 1, "boost of this round (BOOST_*)")
 P_DEMANDS_ROUND = _p.field("P_DEMANDS_ROUND", 1, "demand cards fulfilled this round")
 P_RESEARCH_TOTAL = _p.field("P_RESEARCH_TOTAL", 1, "research spaces moved in the game (statistics)")
+P_PTS = _p.field("P_PTS", N_PTS_SOURCES, "energy points gained per source (PTS_*: demand basic, demand priority, research space, group bonus)")
 P_SOLO_TOKEN = _p.field("P_SOLO_TOKEN", N_SECTORS, "solo: boost token on each sector (TOKEN_*)")
 P_SIZE = _p.size
 
@@ -301,7 +311,7 @@ S_SP = _s.field("S_SP", 1, "frames on the decision stack")
 S_STACK = _s.field("S_STACK", MAX_STACK * FRAME, "decision frames, bottom first")
 S_PLAYERS = _s.field("S_PLAYERS", MAX_PLAYERS * P_SIZE, "player blocks")
 S_SIZE = _s.size
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 # ----------------------------------------------------------------------------------------------
 # Action ids: one flat space of named ranges

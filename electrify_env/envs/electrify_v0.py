@@ -68,7 +68,7 @@ def _state_field_bounds() -> dict[str, tuple[int, int]]:
         "P_CARD_CHARGED": flag, "P_HAND_N": (0, L.MAX_HAND), "P_HAND": card,
         "P_PLAN": (-1, L.N_SECTORS - 1), "P_CHOSEN": (-1, L.N_SECTORS - 1),
         "P_BOOST": (L.BOOST_NONE, L.BOOST_COLLABORATION), "P_DEMANDS_ROUND": (0, L.N_LEVELS),
-        "P_RESEARCH_TOTAL": count,
+        "P_RESEARCH_TOTAL": count, "P_PTS": count,
         "P_SOLO_TOKEN": (0, max(L.TOKEN_INNOVATION, L.TOKEN_COLLABORATION)),
     }
 
