@@ -8,6 +8,8 @@ random    uniform over the legal actions
 greedy    one-ply lookahead with a hand-written evaluation (weights: configs/agents/greedy.yaml)
 mcts      determinized flat Monte Carlo search with UCB1 at the root and greedy rollouts
 ppo       a saved MaskablePPO policy (checked against the engine's layout and card set)
+research_rush  scripted style: greedy that charges R&D and takes breakthroughs whenever it can
+demand_rush    scripted style: greedy that builds production and transmission to fulfil demands
 ========  =====================================================================================
 
 ``python -c "import agents; print(agents.describe_agents())"`` lists every agent with its

@@ -46,61 +46,61 @@ class GreedyWeights:
     """An energy point."""
     research_step: float = 0.1647
     """One space of the research marker (six make a breakthrough)."""
-    clean_token: float = 0.5279
+    clean_token: float = 0.5484
     """Flat value of a clean token, beyond its effect on clean multipliers."""
-    depot_base: float = 0.3
+    depot_base: float = 0.1913
     """A depot cube."""
-    depot_col: float = 0.1
+    depot_col: float = 0.2501
     """Extra value of a depot cube per column to the right."""
     grid_base: float = 0.3031
     """A grid cube."""
-    grid_col: float = 0.15
+    grid_col: float = 0.1499
     """Extra value of a grid cube per column to the right."""
-    depot_cover: float = 0.3312
+    depot_cover: float = 0.3603
     """Share of a depot cube (against a grid cube) in a demand card's coverage."""
     demand: float = 0.6
     """Share of a demand card's reward value counted at full coverage."""
     demand_second: float = 0.4209
     """Weight of the second-best demand card."""
-    demand_power: float = 2.0726
+    demand_power: float = 2.1148
     """Exponent of the coverage (1 = linear, 2 = favour nearly complete cards)."""
     hand: float = 0.4
     """Future value of a hand card at the start of the game (falls to 0 by the end)."""
-    hand_cost: float = 0.0384
+    hand_cost: float = 0.0358
     """Extra future value of a hand card per cost point."""
     engine: float = 0.5897
     """Weight of the board's icons per future charge."""
-    arrow: float = 0.3
+    arrow: float = 0.2547
     """An arrow that reaches a card, per future charge."""
     charged: float = 1.0
     """Weight of the icons still to be used this round."""
-    u_produce: float = 0.1
+    u_produce: float = 0.0865
     """One produce use, on top of the produced cube's value."""
-    u_develop: float = 0.4453
+    u_develop: float = 0.5578
     """One develop use."""
     u_transmit: float = 0.5162
     """One transmit use."""
     u_research: float = 0.5164
     """One research use."""
-    u_invest: float = 0.3601
+    u_invest: float = 0.5143
     """One invest use."""
     u_plan: float = 0.1854
     """One plan use."""
-    u_other: float = 0.2
+    u_other: float = 0.1779
     """One use of any other icon (tech packs)."""
-    owed: float = 0.1977
+    owed: float = 0.2001
     """One point of a card's cost still to pay."""
-    free_card: float = 0.4
+    free_card: float = 0.3725
     """A free card (industry breakthrough), per cost point it may have."""
-    rw_clean: float = 0.6098
+    rw_clean: float = 0.6296
     """A clean breakthrough reward."""
     rw_industry: float = 1.0079
     """An industry breakthrough reward, per cost point."""
     rw_sector: float = 2.3343
     """A sector breakthrough reward."""
-    bt_pick: float = 1.4332
+    bt_pick: float = 0.8492
     """A research breakthrough space still to cover."""
-    boost: float = 0.0
+    boost: float = 0.0421
     """A boost still to take (its effect is valued once taken)."""
     order: float = 0.02
     """Tie-break bonus that discharges produce and invest before develop and transmit."""

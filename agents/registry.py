@@ -151,6 +151,15 @@ AGENTS: dict[str, AgentKind] = {
         "a saved MaskablePPO policy (refuses one saved for another layout or card set)",
         {"path": Param(str, "the policy .zip (a .meta.json sidecar must be beside it)"),
          "deterministic": Param(bool, "take the most likely action instead of sampling")}),
+    "research_rush": AgentKind(
+        "agents.styles:ResearchRushAgent",
+        "scripted style: greedy that plans R&D every round and takes every research step and "
+        "breakthrough it can",
+        {"weights": Param(str, "YAML greedy weights file to tilt (default configs/agents/greedy.yaml)")}),
+    "demand_rush": AgentKind(
+        "agents.styles:DemandRushAgent",
+        "scripted style: greedy that fulfils every demand it can and never researches unless forced",
+        {"weights": Param(str, "YAML greedy weights file to tilt (default configs/agents/greedy.yaml)")}),
 }
 
 

@@ -12,6 +12,9 @@
                                              every agent on every solo scenario
     electrify replay arena_out/games.jsonl --game 3 [--auto --delay 0.05]
                                              replay an arena game move by move
+    electrify balance --agents greedy --players 4 --games 1600 --seed 5 --jobs 2
+                                             balance report: points by source, seat fairness,
+                                             match-ups, card purchases, sectors, game length
 
 Player counts (2-4), game counts (positive) and seeds (0..2**62-1) are checked with the same
 functions as ``Game`` and the environments (:mod:`electrify_env.validation`) before a command
@@ -126,6 +129,25 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_balance(args: argparse.Namespace) -> int:
+    from agents.balance import BalanceConfig, format_report, run_balance
+
+    def items(text: str | None) -> list[str]:
+        return [x.strip() for x in (text or "").split(",") if x.strip()]
+
+    # run_balance checks everything (agents, card set, tech packs, scenarios, --out) before playing
+    cfg = BalanceConfig(agents=items(args.agents), players=args.players, games=args.games,
+                        seed=args.seed, jobs=args.jobs, cards=args.cards, tech_packs=items(args.tech),
+                        solo=None if args.solo is None else items(args.solo),
+                        out=None if args.out == "-" else args.out, progress=not args.quiet)
+    res = run_balance(cfg)
+    print(format_report(res["summary"]))
+    print(f"\n{len(res['records'])} games in {res['wall_seconds']:.1f} s (seed {cfg.seed}, jobs {cfg.jobs})")
+    for f in res["files"]:
+        print(f"wrote {f}")
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from agents.replay import check_delay, load_replay, run_replay
 
@@ -180,6 +202,24 @@ def build_parser() -> argparse.ArgumentParser:
                     help="output folder, checked before the games run ('-': write nothing)")
     ar.add_argument("--quiet", action="store_true", help="no progress bar")
     ar.set_defaults(func=_cmd_arena)
+    bal = sub.add_parser("balance", help="balance report: points by source, seats, match-ups, cards, "
+                                         "sectors, game length")
+    bal.add_argument("--agents", required=True,
+                     help="agent specs, comma-separated: one spec = a mirror of --players copies; "
+                          "2 players: every pairing; 3-4 players: the line-up")
+    bal.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
+    bal.add_argument("--games", type=int, default=100,
+                     help="games per line-up / pairing / scenario (a multiple of --players unless a mirror)")
+    bal.add_argument("--seed", type=int, default=0)
+    bal.add_argument("--jobs", type=int, default=1, help="worker processes")
+    bal.add_argument("--cards", default=None, help="card-set YAML (default: configs/cards/base.yaml)")
+    bal.add_argument("--tech", default=None, help="tech packs, comma-separated (grid,market)")
+    bal.add_argument("--solo", default=None,
+                     help="solo scenarios, comma-separated: ids, scenario files (.yaml) or 'all'")
+    bal.add_argument("--out", default="balance_out",
+                     help="output folder, checked before the games run ('-': write nothing)")
+    bal.add_argument("--quiet", action="store_true", help="no progress bar")
+    bal.set_defaults(func=_cmd_balance)
     rp = sub.add_parser("replay", help="replay an arena game move by move in the terminal")
     rp.add_argument("file", help="a games.jsonl of the arena, or a one-game JSON replay")
     rp.add_argument("--game", type=int, default=None, help="the game's index (default: the first)")
@@ -225,7 +265,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
         if not args.solo:
             for n in args.players or ():
                 check("--players", check_players, n)
-    elif cmd == "arena":
+    elif cmd in ("arena", "balance"):
         check("--games", check_count, args.games, "games")
         check("--seed", check_seed, args.seed)
         check("--jobs", check_count, args.jobs, "jobs")

@@ -218,14 +218,18 @@ def check_solo_result(g: Game) -> dict:
 
 @pytest.mark.parametrize("scenario", ["first_light", "steady_current"])
 def test_greedy_wins_easy_solo_scenarios_that_random_never_wins(scenario):
-    """On the same four deals, greedy reaches the scenario's target every time (measured: final
-    scores 26-42 against targets 18 and 20, with 1-4 stars) and random never does (0-4)."""
-    for seed in range(9, 13):
-        greedy = check_solo_result(solo_game("greedy", scenario, seed))
-        rand = check_solo_result(solo_game("random", scenario, seed))
-        assert greedy["won"] and greedy["stars"] >= 1, (seed, greedy)
-        assert not rand["won"] and rand["final_score"] < greedy["target"] // 2, (seed, rand)
-        assert greedy["final_score"] >= rand["final_score"] + greedy["target"]
+    """On the same twelve deals, greedy reaches the scenario's target in at least 9 (measured on
+    the issue-9 card set: 9 and 11 of 12, final scores 5-59, mean 35 and 32, against targets 18
+    and 20; greedy has bad deals where it never fulfils a demand) and random never does (0-2)."""
+    greedy = [check_solo_result(solo_game("greedy", scenario, seed)) for seed in range(9, 21)]
+    rand = [check_solo_result(solo_game("random", scenario, seed)) for seed in range(9, 21)]
+    target = greedy[0]["target"]
+    assert sum(r["won"] for r in greedy) >= 9, [r["final_score"] for r in greedy]
+    assert sum(r["stars"] >= 1 for r in greedy) >= 9
+    assert not any(r["won"] for r in rand) and max(r["final_score"] for r in rand) < target // 2
+    mean_greedy = sum(r["final_score"] for r in greedy) / len(greedy)
+    mean_rand = sum(r["final_score"] for r in rand) / len(rand)
+    assert mean_greedy >= mean_rand + target
 
 
 # ---- mcts ------------------------------------------------------------------------------------

@@ -279,26 +279,25 @@ def test_table_spot_checks(cs):
     f = L.FACE_SECTOR + 0
     assert T[L.T_F_ICON_ARG + 4 * f] == L.PRODUCE_HERE and T[L.T_F_ICON_MK + 4 * f] == L.MULT_DIRTY
     assert T[L.T_F_ICON_MV + 4 * f] == 0
-    # Demand D3b (index 9): 3 Natural Gas + 2 Geothermal; basic 2 points, industry 5;
-    # priority 3 points, sector.
+    # Demand D3b (index 9): 3 Natural Gas + 1 Geothermal; basic 3 points, industry 5;
+    # priority 4 points, sector.
     d = 9
     assert cs.demand_names[d] == "D3b" and T[L.T_D_LEVEL + d] == 2
     assert T[L.T_D_REQ_COL + 3 * d:L.T_D_REQ_COL + 3 * d + 3].tolist() == [1, 3, -1]
-    assert T[L.T_D_REQ_N + 3 * d:L.T_D_REQ_N + 3 * d + 3].tolist() == [3, 2, 0]
+    assert T[L.T_D_REQ_N + 3 * d:L.T_D_REQ_N + 3 * d + 3].tolist() == [3, 1, 0]
     assert T[L.T_D_NREW + 2 * d:L.T_D_NREW + 2 * d + 2].tolist() == [2, 2]
     r = d * L.MAX_REWARDS
     assert T[L.T_D_REW_KIND + r:L.T_D_REW_KIND + r + 6].tolist() == [
         L.RW_POINTS, L.RW_INDUSTRY, L.RW_POINTS, L.RW_SECTOR, L.RW_NONE, L.RW_NONE]
-    assert T[L.T_D_REW_VAL + r:L.T_D_REW_VAL + r + 4].tolist() == [2, 5, 3, 1]
+    assert T[L.T_D_REW_VAL + r:L.T_D_REW_VAL + r + 4].tolist() == [3, 5, 4, 1]
     # Unused demand slots
     assert (T[L.T_D_REQ_COL + 3 * 28:L.T_D_REQ_COL + 3 * L.MAX_DEMAND] == -1).all()
-    # Research space 8: produce 1 Geothermal + 1 point; group 3 bonus: industry 6 + 2 points.
-    assert T[L.T_BT_NREW + 8] == 2
-    assert [T[o + 16] for o in (L.T_BT_REW_KIND, L.T_BT_REW_VAL, L.T_BT_REW_ARG)] == [L.RW_PRODUCE, 1, 3]
-    assert [T[o + 17] for o in (L.T_BT_REW_KIND, L.T_BT_REW_VAL, L.T_BT_REW_ARG)] == [L.RW_POINTS, 1, 0]
-    assert T[L.T_BT_NREW + 1] == 0  # blank
-    assert T[L.T_G_NREW + 3] == 2
-    assert [T[L.T_G_REW_KIND + 6], T[L.T_G_REW_VAL + 6]] == [L.RW_INDUSTRY, 6]
+    # Research space 7: produce 1 Geothermal; spaces 1 and 8 blank; group 3 bonus: 2 points.
+    assert T[L.T_BT_NREW + 7] == 1
+    assert [T[o + 14] for o in (L.T_BT_REW_KIND, L.T_BT_REW_VAL, L.T_BT_REW_ARG)] == [L.RW_PRODUCE, 1, 3]
+    assert T[L.T_BT_NREW + 1] == 0 and T[L.T_BT_NREW + 8] == 0  # blank
+    assert T[L.T_G_NREW + 3] == 1
+    assert [T[L.T_G_REW_KIND + 6], T[L.T_G_REW_VAL + 6]] == [L.RW_POINTS, 2]
 
 
 def test_demand_and_research_round_trip(cs, raw):
@@ -328,8 +327,8 @@ def test_describe(cs):
     assert cs.describe_face(L.FACE_SECTOR + 1) == ("Energy Production side B: produce here x dirty, "
                                                    "produce Fossil Fuel x2, develop")
     assert cs.describe_face(L.FACE_BASIC).startswith("B01 Coal Shovel face 0 (cost 1): produce Fossil Fuel")
-    assert cs.describe_demand(9) == ("D3b (level III): requires 3 Natural Gas + 2 Geothermal; "
-                                     "basic: 2 points, industry <=5; priority: 3 points, sector flip")
+    assert cs.describe_demand(9) == ("D3b (level III): requires 3 Natural Gas + 1 Geothermal; "
+                                     "basic: 3 points, industry <=5; priority: 4 points, sector flip")
     for f in range(L.MAX_FACES):
         if cs.table[L.T_F_KIND + f] != L.KIND_NONE:
             assert cs.describe_face(f)
@@ -450,8 +449,8 @@ BROKEN = {
                               "research group 1 space 0", "field 'rewards[0].value': must be between 2 and 8"),
     "space_three_rewards": (lambda d: d["research"][2]["spaces"][1].extend([{"kind": "points"}] * 2),
                             "research group 2 space 1", "field 'rewards'"),
-    "produce_reward_no_column": (lambda d: d["research"][0]["spaces"][2][0].pop("column"),
-                                 "research group 0 space 2", "field 'rewards[0].column'"),
+    "produce_reward_no_column": (lambda d: d["research"][0]["spaces"][0][0].pop("column"),
+                                 "research group 0 space 0", "field 'rewards[0].column'"),
     "bonus_unknown_kind": (lambda d: d["research"][4]["bonus"][0].update(kind="cake"),
                            "research group 4 bonus", "field 'rewards[0].kind'"),
     "research_groups": (lambda d: d["research"][4]["spaces"].append([]),

@@ -4,6 +4,7 @@ other notebook: every cell that prints prints something)."""
 import ast
 import json
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +46,31 @@ def check_quickstart(outs: list[str], ns: dict) -> None:
     assert isinstance(ns["obs"], np.ndarray)
 
 
-CHECKS = {"quickstart": check_quickstart}
+def check_balance(outs: list[str], ns: dict) -> None:
+    """balance.ipynb: a small balance report (8 games), its text, every plot and its files."""
+    from matplotlib.figure import Figure
+
+    from agents.balance import PLOT_FILES, format_report
+
+    report, summary = ns["report"], ns["summary"]
+    assert len(outs) == 8 and summary["games"] == len(report["records"]) == 8
+    # 1: the report's text tables, as format_report writes them
+    assert outs[0] == format_report(summary) + "\n"
+    assert "research_rush vs greedy" in outs[0] and "points by source" in outs[0]
+    # 2-7: one figure per plot (they render inline in Jupyter; here: they have axes with data)
+    figs = ns["figs"]
+    assert set(figs) == {p[:-4] for p in PLOT_FILES}
+    assert all(isinstance(f, Figure) and f.axes and f.axes[0].has_data() for f in figs.values())
+    assert all(o == "" for o in outs[1:7])
+    # 8: the files written, each there and not empty
+    names = outs[7].split()
+    assert names == sorted(p.name for p in report["files"]) and set(PLOT_FILES) <= set(names)
+    assert {"results.json", "points.csv", "seats.csv", "cards.csv", "games.jsonl"} <= set(names)
+    assert all(p.stat().st_size > 0 for p in report["files"])
+    shutil.rmtree(ns["out"])   # the notebook wrote into a fresh temporary folder
+
+
+CHECKS = {"quickstart": check_quickstart, "balance": check_balance}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -515,7 +515,13 @@ def evaluate(S, T, q, W, tally, scratch):
         v += _pending_frames_value(S, T, qb, W, tally, plan_phase)
     # the engine, where it will stand after this round's reset
     rs = _reset_pending_sector(S, q, plan_phase)
-    fc = _future_charges(S, plan_phase)
+    # Only a sector already dialled (valued above as this round's charge) takes the coming round
+    # out of the future: at the Plan step that follows the last turn of a round nobody has
+    # dialled yet, and every player still has all the rounds after the current one ahead, as
+    # they had a moment before.  (Counting one round less there made ending the turn look
+    # worse than any other action for the last seat only, which then dumped its hand and grid
+    # into research every round: a seat bias of the greedy, issue 9.)
+    fc = _future_charges(S, plan_phase and S[qb + P_PLAN] >= 0)
     if fc > 0:
         if rs >= 0:
             for i in range(P_SIZE):

@@ -53,9 +53,9 @@ CASES = [
     Case("4p_seed303", 4, 303),
     Case("mcts_greedy_2p_seed123", 2, 123, (MCTS, "greedy")),
     Case("mcts_greedy_4p_seed141", 4, 141, ("greedy", MCTS, "greedy", "greedy")),
-    Case("greedy_solo_net_zero_seed151", 1, 151, ("greedy",), scenario="net_zero"),
+    Case("greedy_solo_net_zero_seed153", 1, 153, ("greedy",), scenario="net_zero"),
     Case("mcts_solo_peak_load_seed161", 1, 161, (MCTS,), scenario="peak_load"),
-    Case("greedy_tech_3p_seed223", 3, 223, ("greedy",) * 3, tech_packs=("grid", "market")),
+    Case("greedy_tech_3p_seed243", 3, 243, ("greedy",) * 3, tech_packs=("grid", "market")),
     Case("greedy_mcts_tech_2p_seed124", 2, 124, ("greedy", MCTS), tech_packs=("grid", "market")),
 ]
 
