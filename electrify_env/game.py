@@ -369,10 +369,15 @@ class Game:
                 where it is applied (the message names k).
         """
         g = cls(n_players=n_players, seed=seed, card_set=card_set, tech_packs=tech_packs, scenario=scenario)
-        if isinstance(actions, (str, bytes, dict)) or not isinstance(actions, Iterable):
-            raise InvalidSaveError("actions", f"must be a sequence of action ids, got {type(actions).__name__}")
+        try:   # a 0-d numpy array passes isinstance(x, Iterable) but iter() refuses it
+            items = None if isinstance(actions, (str, bytes, dict)) else iter(actions)
+        except TypeError:
+            items = None
+        if items is None:
+            what = "a 0-d array" if isinstance(actions, np.ndarray) else type(actions).__name__
+            raise InvalidSaveError("actions", f"must be a sequence of action ids, got {what}")
         ids = []
-        for k, a in enumerate(actions):
+        for k, a in enumerate(items):
             try:
                 ids.append(check_action(a))
             except IllegalActionError as err:

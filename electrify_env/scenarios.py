@@ -419,9 +419,11 @@ def _scenario_files() -> list[Path]:
 
 def _resolve(name_or_path: str | Path) -> Path:
     """The file of an id or a path; an unknown id raises with the list of available ids."""
+    s = str(name_or_path)
+    if "\x00" in s:   # os.path would raise a plain ValueError
+        raise ScenarioError(f"{s!r}: not a valid scenario id or path (it holds a NUL byte)")
     if isinstance(name_or_path, Path):
         return name_or_path.resolve()
-    s = str(name_or_path)
     if "/" in s or "\\" in s or s.endswith((".yaml", ".yml")):
         return Path(s).resolve()
     path = SCENARIOS_DIR / f"{s}.yaml"
@@ -461,8 +463,10 @@ def _load_cached(path: Path, mtime_ns: int, size: int) -> Scenario:
 
 
 def _display(path: Path) -> str:
-    """The path as shown in messages: relative to the repository root when inside it."""
-    return display_path(path, REPO_ROOT)
+    """The path as shown in messages: relative to the repository root when inside it, quoted
+    (``repr``) when it holds a control character such as a newline, so a message stays one line."""
+    text = display_path(path, REPO_ROOT)
+    return text if text.isprintable() else repr(text)
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:

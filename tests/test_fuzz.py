@@ -295,25 +295,12 @@ def one_line(err: BaseException) -> str:
 
 
 # Findings of this fuzzer in files that other engineers own (issue 8).  Each is pinned by a
-# strict xfail test at the end of this file (it fails the day the finding is fixed: then delete
-# the entry and the test's xfail marker); until then the properties let exactly these through.
-KNOWN: dict[str, tuple[type | tuple[type, ...], str]] = {
-    # ElectrifyVectorEnv.step([0, [1, 2], 0]) or step(["", b"\x80", 0]): numpy's ValueError or
-    # UnicodeDecodeError from np.asarray, not IllegalActionError
-    "vector_actions_asarray": ((ValueError, UnicodeDecodeError), r"inhomogeneous shape|codec can't decode"),
-    # ElectrifySoloEnv(scenario=3), ElectrifyEnv(opponents=3): TypeError
-    "env_args_not_iterable": (TypeError, r"object is not iterable$"),
-    # Game.replay(np.array(1)), ElectrifySoloEnv(scenario=np.array(1)): TypeError (a 0-d array
-    # passes isinstance(x, Iterable) but cannot be iterated)
-    "iterates_0d_array": (TypeError, r"^iteration over a 0-d array$"),
-    # Game(card_set="a\nb"): the path is quoted as given, so the message has two lines
-    "newline_in_path": ((CardSetError, ScenarioError), r"\n.*: file not found$"),
-    # Game(card_set="\x00") (also tech_packs, scenario paths): os.path's plain ValueError
-    "nul_in_path": (ValueError, r"^embedded null byte$"),
-    # gym.make("Electrify-Solo-v0", illegal_reward=None or 10**400): TypeError / OverflowError
-    "illegal_reward_type": ((TypeError, OverflowError),
-                            r"^float\(\) argument must be|^int too large to convert to float"),
-}
+# strict xfail test ``test_finding_<name>`` at the end of this file (it fails the day the finding
+# is fixed: then delete the entry and the test's xfail marker); until then the properties let
+# exactly these through.  None is open now: the six found so far (vector actions numpy cannot read,
+# non-iterable env arguments, 0-d arrays, newline and NUL in paths, illegal_reward's type) are
+# fixed and tested as ``test_fuzz_finding_*`` below.
+KNOWN: dict[str, tuple[type | tuple[type, ...], str]] = {}
 KNOWN_HITS: dict[str, int] = {name: 0 for name in KNOWN}
 
 
@@ -1901,30 +1888,29 @@ def crash_for_test() -> None:
 
 
 # ----------------------------------------------------------------------------------------------
-# The fuzzer's findings in files other engineers own (KNOWN): each test fails today as marked;
-# the day it passes, strict xfail turns it red -- then drop the marker and the KNOWN entry.
+# The fuzzer's findings in files other engineers own: an open one is in KNOWN with a strict-xfail
+# ``test_finding_<name>`` here (the day it passes, strict xfail turns it red -- then drop the
+# marker and the KNOWN entry); a fixed one stays as ``test_fuzz_finding_<name>``.
 # ----------------------------------------------------------------------------------------------
 def test_known_findings_are_pinned():
     """Every KNOWN finding has its ``test_finding_<name>`` below."""
     assert all(f"test_finding_{name}" in globals() for name in KNOWN)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="fuzz finding: electrify_env/envs/vector.py passes numpy's ValueError through")
-def test_finding_vector_actions_asarray():
-    """``ElectrifyVectorEnv.step`` with actions numpy cannot make an array of (a ragged list,
-    undecodable bytes) raises IllegalActionError (the documented class), not numpy's
-    'inhomogeneous shape' ValueError or a UnicodeDecodeError."""
+def test_fuzz_finding_vector_actions_asarray():
+    """Fuzz finding (fixed): ``ElectrifyVectorEnv.step`` with actions numpy cannot make an array
+    of (a ragged list, undecodable bytes) raises IllegalActionError naming ``actions`` (the
+    documented class), not numpy's 'inhomogeneous shape' ValueError or a UnicodeDecodeError; no
+    game is stepped, and a good step follows."""
     from electrify_env.envs import ElectrifyVectorEnv
     env = ElectrifyVectorEnv(3, "solo")
-    env.reset(seed=0)
+    _, info = env.reset(seed=0)
     for actions in ([0, [1, 2], 0], ["", b"\x80", 0]):
-        try:
+        with pytest.raises(IllegalActionError, match="^actions ") as err:
             env.step(actions)
-        except IllegalActionError:
-            continue
-        except ValueError as err:
-            raise AssertionError(f"{type(err).__name__}, not IllegalActionError: {err}") from None
+        one_line(err.value)
+    legal = [int(np.flatnonzero(row)[0]) for row in info["action_mask"]]
+    env.step(legal)
 
 
 def test_fuzz_finding_unknown_tech_pack():
@@ -1939,17 +1925,15 @@ def test_fuzz_finding_unknown_tech_pack():
         raise AssertionError(f"plain {type(err).__name__}: {err}") from None
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="fuzz finding: electrify_env/envs/_common.py scenario_list, envs/seat.py "
-                          "_check_opponents iterate any value")
-def test_finding_env_args_not_iterable():
-    """``ElectrifySoloEnv(scenario=3)`` and ``ElectrifyEnv(opponents=3)`` raise a ValueError
-    naming the argument, not TypeError."""
+def test_fuzz_finding_env_args_not_iterable():
+    """Fuzz finding (fixed): ``ElectrifySoloEnv(scenario=3)`` and ``ElectrifyEnv(opponents=3)``
+    (also 0-d arrays) raise InvalidArgumentError naming the argument, not TypeError."""
     from electrify_env.envs import ElectrifyEnv, ElectrifySoloEnv
-    with pytest.raises(ValueError, match="scenario"):
-        ElectrifySoloEnv(scenario=3)
-    with pytest.raises(ValueError, match="opponents"):
-        ElectrifyEnv(opponents=3)
+    for bad in (3, 2.5, np.array(0)):
+        with pytest.raises(InvalidArgumentError, match="^scenario "):
+            ElectrifySoloEnv(scenario=bad)
+        with pytest.raises(InvalidArgumentError, match="^opponents "):
+            ElectrifyEnv(opponents=bad)
 
 
 def test_fuzz_finding_describe_action_types():
@@ -1981,58 +1965,61 @@ def test_gym_make_after_a_refused_first_reset():
         env.step(int(np.flatnonzero(env.get_wrapper_attr("action_masks")())[0]))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="fuzz finding: electrify_env/cards/loader.py (and scenarios.py) put paths into "
-                          "messages as given")
-def test_finding_newline_in_path():
-    """A card-set or scenario path holding a newline is quoted in the error (one line), as an
-    unknown scenario id already is."""
+def test_fuzz_finding_newline_in_path():
+    """Fuzz finding (fixed): a card-set or scenario path holding a newline is quoted in the error
+    (one line, the newline escaped), as an unknown scenario id already is."""
     for kwargs in ({"card_set": "a\nb"}, {"tech_packs": "a\nb.yaml"}, {"scenario": "a/\nb.yaml"}):
         with pytest.raises((CardSetError, ScenarioError)) as err:
             Game(**kwargs)
-        assert "\n" not in str(err.value), str(err.value)
+        assert "\n" not in str(err.value) and "\\n" in str(err.value), str(err.value)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="fuzz finding: electrify_env/game.py Game.replay and envs/_common.py scenario_list "
-                          "iterate a 0-d numpy array")
-def test_finding_iterates_0d_array():
-    """A 0-d numpy array where a sequence is expected is refused with the documented class."""
+def test_fuzz_finding_iterates_0d_array():
+    """Fuzz finding (fixed): a 0-d numpy array where a sequence is expected is refused with the
+    documented class (it passes ``isinstance(x, Iterable)`` but cannot be iterated)."""
     from electrify_env.envs import ElectrifySoloEnv
     with pytest.raises(InvalidSaveError, match="actions"):
         Game.replay(np.array(5), n_players=2)
-    with pytest.raises(ValueError, match="scenario"):
+    with pytest.raises(InvalidArgumentError, match="^scenario "):
         ElectrifySoloEnv(scenario=np.array(0))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="fuzz finding: electrify_env/cards/loader.py and scenarios.py resolve a path "
-                          "with a NUL byte outside their error handling")
-def test_finding_nul_in_path():
-    """A path holding a NUL byte is refused with CardSetError / ScenarioError, not os.path's
-    plain ValueError."""
-    for kwargs in ({"card_set": "\x00"}, {"tech_packs": "a\x00.yaml"}, {"scenario": "a\x00.yaml"}):
-        try:
+def test_fuzz_finding_nul_in_path():
+    """Fuzz finding (fixed): a path holding a NUL byte is refused with CardSetError /
+    ScenarioError (one line, the byte escaped), not os.path's plain ValueError."""
+    for kwargs, cls in (({"card_set": "\x00"}, CardSetError), ({"tech_packs": "a\x00.yaml"}, CardSetError),
+                        ({"card_set": Path("a\x00")}, CardSetError), ({"scenario": "a\x00.yaml"}, ScenarioError),
+                        ({"scenario": Path("a\x00.yaml")}, ScenarioError)):
+        with pytest.raises(cls, match="NUL") as err:
             Game(**kwargs)
-        except (CardSetError, ScenarioError):
-            continue
-        except ValueError as err:
-            raise AssertionError(f"{kwargs}: plain ValueError: {err}") from None
+        assert "\x00" not in one_line(err.value), str(err.value)
+    with pytest.raises(CardSetError, match="NUL"):
+        load_card_set(CARDS_DIR / "base.yaml", tech_packs=["x\x00"])
+    with pytest.raises(ScenarioError, match="NUL"):
+        load_scenario("first\x00light")
 
 
-@pytest.mark.xfail(strict=True, raises=(TypeError, OverflowError),
-                   reason="fuzz finding: electrify_env/envs/wrappers.py TerminateIllegalAction converts "
-                          "illegal_reward with float() unchecked")
-def test_finding_illegal_reward_type():
-    """``gym.make(..., illegal_reward=...)`` refuses a value that is no finite number with a
-    ValueError naming illegal_reward (as win_bonus and points_scale are refused)."""
+def test_fuzz_finding_illegal_reward_type():
+    """Fuzz finding (fixed): ``gym.make(..., illegal_reward=...)`` (and TerminateIllegalAction)
+    refuses a value that is no finite real number with InvalidArgumentError naming
+    illegal_reward (as win_bonus and points_scale are refused); a finite int or numpy float is
+    taken, as a float."""
     import warnings
 
     import gymnasium as gym
 
-    import electrify_env.envs  # noqa: F401  (registers the ids)
+    from electrify_env.envs import ElectrifySoloEnv, TerminateIllegalAction
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for bad in (None, 10**400):
-            with pytest.raises(ValueError, match="illegal_reward"):
+        for bad in (None, 10**400, True, np.bool_(False), "1.5", float("nan"), float("-inf"), np.array(1.0), [1.0]):
+            with pytest.raises(InvalidArgumentError, match="^illegal_reward ") as err:
                 gym.make("Electrify-Solo-v0", illegal_reward=bad)
+            one_line(err.value)
+        with pytest.raises(InvalidArgumentError, match="^illegal_reward "):
+            TerminateIllegalAction(ElectrifySoloEnv(), illegal_reward="x")
+        for good in (0, -2, np.float32(-0.5)):
+            env = gym.make("Electrify-Solo-v0", illegal_reward=good)
+            env.reset(seed=0)
+            _, reward, terminated, _, info = env.step(-1)
+            assert (reward, terminated, info["illegal_action"]) == (float(good), True, True)
+            assert type(reward) is float

@@ -175,6 +175,8 @@ def load_card_set(path: str | Path | None = None, tech_packs: Iterable[str | Pat
     files = [Path(path) if path is not None else DEFAULT_CARD_SET, *(Path(p) for p in tech_packs)]
     key = []
     for f in files:
+        if "\x00" in str(f):   # os.path would raise a plain ValueError
+            raise CardSetError(f"{_display(f)}: not a valid path (it holds a NUL byte)")
         resolved = f.resolve()
         try:
             st = resolved.stat()
@@ -215,8 +217,10 @@ def _load_cached(key: tuple[tuple[Path, int, int], ...]) -> CardSet:
 
 
 def _display(path: Path) -> str:
-    """The path as shown in messages: relative to the repository root when inside it."""
-    return display_path(path, REPO_ROOT)
+    """The path as shown in messages: relative to the repository root when inside it, quoted
+    (``repr``) when it holds a control character such as a newline, so a message stays one line."""
+    text = display_path(path, REPO_ROOT)
+    return text if text.isprintable() else repr(text)
 
 
 def _read_yaml(path: Path, want_pack: bool) -> dict[str, Any]:

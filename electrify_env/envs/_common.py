@@ -2,6 +2,8 @@
 the buffers handed to the jitted functions of :mod:`electrify_env.engine.batch`."""
 from __future__ import annotations
 
+import math
+import numbers
 from pathlib import Path
 from typing import Sequence
 
@@ -12,7 +14,7 @@ from ..engine import batch as B
 from ..engine import layout as L
 from ..engine.observe import OBS_SIZE, observation_rows
 from ..game import SAVE_FORMAT, SAVE_VERSION, Game, _face_table, resolve_card_set
-from ..validation import check_action, check_seed, check_seed_run, tech_pack_options
+from ..validation import InvalidArgumentError, check_action, check_seed, check_seed_run, tech_pack_options
 from ..validation import check_players as _check_players
 from ..scenarios import Scenario, list_scenarios, load_scenario
 
@@ -37,9 +39,14 @@ def scenario_list(scenario) -> list[Scenario]:
         return [load_scenario(s) for s in list_scenarios()]
     if isinstance(scenario, (str, Path, Scenario)):
         scenario = [scenario]
-    out = [s if isinstance(s, Scenario) else load_scenario(s) for s in scenario]
+    try:
+        items = list(scenario)   # a 0-d numpy array passes isinstance(x, Iterable) but raises here
+    except TypeError:
+        raise InvalidArgumentError(f"scenario must be None, a scenario id, a path, a Scenario or a sequence "
+                                   f"of them, got {scenario!r}") from None
+    out = [s if isinstance(s, Scenario) else load_scenario(s) for s in items]
     if not out:
-        raise ValueError("scenario: give at least one scenario id, or None for all of them")
+        raise InvalidArgumentError("scenario: give at least one scenario id, or None for all of them")
     return out
 
 
@@ -90,13 +97,17 @@ def check_seat(seat, n_players: int) -> int:
 
 
 def check_float(name: str, value) -> float:
-    """A finite number."""
+    """A finite real number as a float: an int, a float or a numpy number; bools, strings, None,
+    arrays, nan, infinities and ints beyond float range raise :class:`InvalidArgumentError`
+    naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InvalidArgumentError(f"{name} must be a number, got {value!r:.80}")
     try:
         v = float(value)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name} must be a number, got {value!r}") from None
-    if not np.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {value!r}")
+    except OverflowError:
+        raise InvalidArgumentError(f"{name} must be finite, got a number beyond float range") from None
+    if not math.isfinite(v):
+        raise InvalidArgumentError(f"{name} must be finite, got {value!r}")
     return v
 
 

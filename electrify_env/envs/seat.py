@@ -11,6 +11,7 @@ from ..engine.masks import fill_mask
 from ..engine.observe import OBS_SIZE, observe
 from ..engine.step import apply_action
 from ..game import IllegalActionError
+from ..validation import InvalidArgumentError
 from ._common import (
     DEFAULT_POINTS_SCALE, DEFAULT_WIN_BONUS, SEAT_REWARD_MODES, as_action, card_set_and_options,
     check_float, check_players, check_render_mode, check_seat, illegal_message, reward_code,
@@ -110,11 +111,14 @@ class ElectrifyEnv(SingleGameEnv):
             return None
         if callable(opponents):
             return [opponents] * (self.n_players - 1)
-        opponents = list(opponents)
-        if len(opponents) != self.n_players - 1 or not all(callable(o) for o in opponents):
-            raise ValueError(f"opponents must be None, a callable, or {self.n_players - 1} callables "
-                             "(observation, action_mask) -> action")
-        return opponents
+        try:
+            items = list(opponents)   # a 0-d numpy array passes isinstance(x, Iterable) but raises here
+        except TypeError:
+            items = None
+        if items is None or len(items) != self.n_players - 1 or not all(callable(o) for o in items):
+            raise InvalidArgumentError(f"opponents must be None, a callable, or {self.n_players - 1} callables "
+                                       f"(observation, action_mask) -> action, got {opponents!r:.80}")
+        return items
 
     # ---- Python opponents --------------------------------------------------------------------
     def _play_opponents(self) -> None:

@@ -171,7 +171,11 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
         """Step every game with its action; returns (observations, rewards, terminations,
         truncations, infos) as described in the class docstring."""
         b = self._b
-        acts = np.asarray(actions)
+        try:
+            acts = np.asarray(actions)
+        except (ValueError, TypeError):   # a ragged list; bytes that are no text (UnicodeDecodeError)
+            raise IllegalActionError(f"actions must be {self.num_envs} integer ids (shape ({self.num_envs},)), "
+                                     f"got a {type(actions).__name__} that numpy cannot turn into an array") from None
         if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
             raise IllegalActionError(f"actions must be {self.num_envs} integer ids (shape ({self.num_envs},)), "
                                      f"got dtype {acts.dtype} shape {acts.shape}")

@@ -7,7 +7,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..engine import layout as L
-from ._common import as_action
+from ._common import as_action, check_float
 
 
 class TerminateIllegalAction(gym.Wrapper):
@@ -23,12 +23,13 @@ class TerminateIllegalAction(gym.Wrapper):
 
     Args:
         env: an Electrify Gymnasium env.
-        illegal_reward: the reward of the illegal step (default -1).
+        illegal_reward: the reward of the illegal step (default -1): a finite real number, else
+            :class:`~electrify_env.InvalidArgumentError`.
     """
 
     def __init__(self, env: gym.Env, illegal_reward: float = -1.0) -> None:
         super().__init__(env)
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_float("illegal_reward", illegal_reward)
         self._last_obs: np.ndarray | None = None
         self._ended = False
 
