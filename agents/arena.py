@@ -122,6 +122,7 @@ class GameTask:
     agent_seeds: tuple[int, ...]
     scenario: str | None
     tech_packs: tuple[str, ...]
+    card_set: str | None = None     # a card-set file; None: the shipped base set
 
 
 def _derive(seed: int, *keys: int) -> int:
@@ -178,10 +179,11 @@ def play_task(task: GameTask) -> dict:
     """Play one game of the arena; return its record (JSON-ready)."""
     from electrify_env.game import Game
 
+    packs = list(task.tech_packs)
     if task.scenario is not None:
-        game = Game(seed=task.seed, scenario=task.scenario, tech_packs=list(task.tech_packs))
+        game = Game(seed=task.seed, scenario=task.scenario, card_set=task.card_set, tech_packs=packs)
     else:
-        game = Game(n_players=len(task.lineup), seed=task.seed, tech_packs=list(task.tech_packs))
+        game = Game(n_players=len(task.lineup), seed=task.seed, card_set=task.card_set, tech_packs=packs)
     agents = [_agent_for(spec, seat) for seat, spec in enumerate(task.lineup)]
     for agent, s in zip(agents, task.agent_seeds):
         agent.reset(s)
@@ -199,7 +201,8 @@ def play_task(task: GameTask) -> dict:
         "index": task.index, "group": task.group, "seed": task.seed,
         "n_players": game.n_players, "lineup": list(task.lineup),
         "agent_seeds": list(task.agent_seeds), "scenario": task.scenario,
-        "tech_packs": list(task.tech_packs), "card_set_hash": game.cards.hash,
+        "tech_packs": list(task.tech_packs), **({"card_set": task.card_set} if task.card_set else {}),
+        "card_set_hash": game.cards.hash,
         "scores": [int(x) for x in game.scores()],
         "tiebreak_keys": game.tiebreak_keys().tolist(),
         "winners": game.winners(), "decisions": len(game.history),
@@ -512,18 +515,12 @@ def resolve_scenarios(solo: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def check_agents(cfg: ArenaConfig) -> None:
-    """Build every agent once before playing, so a bad weights file or policy fails now and not
-    in a worker after games were played.  A ``ppo`` policy is checked without loading torch: its
-    metadata must fit the engine, the card set and the mode of play (a solo policy only in a
-    solo arena, a seat policy only in a multi-player one)."""
-    from electrify_env.game import Game
-
-    if cfg.solo is not None:
-        probe = Game(seed=0, scenario=cfg.solo[0], tech_packs=list(cfg.tech_packs))
-    else:
-        probe = Game(n_players=cfg.players, seed=0, tech_packs=list(cfg.tech_packs))
-    for spec in dict.fromkeys(cfg.agents):
+def check_agent_specs(specs, probe) -> None:
+    """Build every agent of ``specs`` once before playing, so a bad weights file or policy fails
+    now and not in a worker after games were played.  A ``ppo`` policy is checked without loading
+    torch: its metadata must fit the engine, the card set and the mode of play of the ``probe``
+    game (a solo policy only in solo play, a seat policy only in multi-player games)."""
+    for spec in dict.fromkeys(specs):
         parsed = parse_spec(spec)
         if parsed.name == "ppo":
             from .ppo import check_policy_file
@@ -531,7 +528,23 @@ def check_agents(cfg: ArenaConfig) -> None:
             check_policy_file(parsed.params.get("path", ""), n_players=probe.n_players,
                               card_set_hash=probe.cards.hash)
         else:
-            parsed.build()
+            try:
+                parsed.build()
+            except (OSError, ValueError) as err:
+                if isinstance(err, AgentError):
+                    raise
+                raise AgentError(f"agents: {spec}: {err}") from None
+
+
+def check_agents(cfg: ArenaConfig) -> None:
+    """:func:`check_agent_specs` for an arena configuration."""
+    from electrify_env.game import Game
+
+    if cfg.solo is not None:
+        probe = Game(seed=0, scenario=cfg.solo[0], tech_packs=list(cfg.tech_packs))
+    else:
+        probe = Game(n_players=cfg.players, seed=0, tech_packs=list(cfg.tech_packs))
+    check_agent_specs(cfg.agents, probe)
 
 
 def run_arena(cfg: ArenaConfig) -> dict:

@@ -49,7 +49,7 @@ import json
 import multiprocessing as mp
 import statistics
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -60,7 +60,6 @@ from electrify_env.engine import layout as L
 from electrify_env.validation import InvalidArgumentError, check_count, check_players, check_seed
 
 from . import arena as A
-from .base import AgentError
 from .registry import parse_spec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -202,40 +201,12 @@ def _new_game(record: dict, cards: "CardSet | str | None") -> "Game":
 
 
 def play_game(task: BalanceTask) -> dict:
-    """Play one game; return the arena's game record (:func:`agents.arena.play_task`'s fields,
-    plus ``card_set``) with the game's facts (:func:`read_game`) under ``"facts"``."""
-    t = task.game
-    rec = {"seed": t.seed, "n_players": len(t.lineup), "scenario": t.scenario,
-           "tech_packs": list(t.tech_packs)}
-    game = _new_game(rec, task.cards)
-    agents = [A._agent_for(spec, seat) for seat, spec in enumerate(t.lineup)]
-    for agent, s in zip(agents, t.agent_seeds):
-        agent.reset(s)
-    spent = [0.0] * len(agents)
-    moves = [0] * len(agents)
-    while not game.is_terminal:
-        p = game.current_player
-        t0 = time.perf_counter()
-        a = agents[p].act_in(game)
-        spent[p] += time.perf_counter() - t0
-        moves[p] += 1
-        game.step(a)
-    rec = {
-        "format": A.REPLAY_FORMAT, "version": A.REPLAY_VERSION,
-        "index": t.index, "group": t.group, "seed": t.seed,
-        "n_players": game.n_players, "lineup": list(t.lineup),
-        "agent_seeds": list(t.agent_seeds), "scenario": t.scenario,
-        "tech_packs": list(t.tech_packs), "card_set": task.cards, "card_set_hash": game.cards.hash,
-        "scores": [int(x) for x in game.scores()],
-        "tiebreak_keys": game.tiebreak_keys().tolist(),
-        "winners": game.winners(), "decisions": len(game.history),
-        "points_by_source": game.points_by_source(),
-        "moves": moves, "seconds": [round(x, 4) for x in spent],
-        "actions": list(game.history),
-    }
-    if t.scenario is not None:
-        rec["solo"] = game.solo_result()
-    rec["facts"] = read_game(rec, game.cards)
+    """Play one game; return the arena's game record (:func:`agents.arena.play_task`, which also
+    names the card-set file under ``card_set``) with the game's facts (:func:`read_game`) under
+    ``"facts"``."""
+    rec = A.play_task(replace(task.game, card_set=task.cards))
+    rec["card_set"] = task.cards
+    rec["facts"] = read_game(rec, _new_game(rec, task.cards).cards)
     return rec
 
 
@@ -813,26 +784,15 @@ def check_out_folder(out: str | Path) -> Path:
 
 
 def check_agents(cfg: BalanceConfig) -> None:
-    """Build every agent once before playing (a bad weights file fails now, not in a worker);
-    a ``ppo`` policy is checked against the player count and the card set of this report."""
+    """Build every agent once before playing (:func:`agents.arena.check_agent_specs`), against a
+    probe game of this report's card set, tech packs and mode of play."""
     from electrify_env.game import Game
 
     if cfg.solo is not None:
         probe = Game(seed=0, card_set=cfg.cards, tech_packs=list(cfg.tech_packs), scenario=cfg.solo[0])
     else:
         probe = Game(n_players=cfg.players, seed=0, card_set=cfg.cards, tech_packs=list(cfg.tech_packs))
-    for spec in dict.fromkeys(cfg.agents):
-        parsed = parse_spec(spec)
-        if parsed.name == "ppo":
-            from .ppo import check_policy_file
-
-            check_policy_file(parsed.params.get("path", ""), n_players=probe.n_players,
-                              card_set_hash=probe.cards.hash)
-        else:
-            try:
-                parsed.build()
-            except (OSError, ValueError) as err:
-                raise AgentError(f"agents: {spec}: {err}") from None
+    A.check_agent_specs(cfg.agents, probe)
 
 
 def run_balance(cfg: BalanceConfig) -> dict:

@@ -9,6 +9,7 @@ import json
 import weakref
 from pathlib import Path
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,12 @@ from .validation import (  # MAX_SEED and IllegalActionError are re-exported her
     check_players, check_seed, check_tech_packs, tech_pack_options,
 )
 from . import describe as _describe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .decision import Decision
+
+__all__ = ["Game", "IllegalActionError", "MAX_SEED", "action_ranges", "play_random",
+           "resolve_tech_pack", "tech_pack_names"]
 
 # face-feature tables per CardSet object: (the card table they were computed from, a copy of its
 # contents, the features).  Keyed on the object, not on ``CardSet.hash``: a set rebuilt around an
