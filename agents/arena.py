@@ -91,13 +91,7 @@ class ArenaConfig:
         """Raise ValueError / AgentError for a configuration that cannot run."""
         if not self.agents:
             raise AgentError("no agents given")
-        for spec in self.agents:
-            parse_spec(spec)
-        self.games = check_count(self.games, "games")
-        self.jobs = check_count(self.jobs, "jobs")
-        self.seed = check_seed(self.seed, "seed")
-        if self.solo is not None and not self.solo:
-            raise InvalidArgumentError("solo: give scenario ids, scenario files (.yaml) or 'all'")
+        check_run_fields(self)
         if self.solo is None:
             if self.players not in (2, 3, 4):
                 raise ValueError(f"players must be 2, 3 or 4 (or use solo), got {self.players}")
@@ -109,6 +103,19 @@ class ArenaConfig:
             if self.games % self.players:
                 raise ValueError(f"games must be a multiple of {self.players} (each deal is played "
                                  f"in every seat rotation), got {self.games}")
+
+
+def check_run_fields(cfg) -> None:
+    """The checks an arena and a balance report share: every agent spec parses, game and job
+    counts are positive, the seed is in range and a solo list is not empty (normalises
+    ``games``, ``jobs`` and ``seed`` in place)."""
+    for spec in cfg.agents:
+        parse_spec(spec)
+    cfg.games = check_count(cfg.games, "games")
+    cfg.jobs = check_count(cfg.jobs, "jobs")
+    cfg.seed = check_seed(cfg.seed, "seed")
+    if cfg.solo is not None and not cfg.solo:
+        raise InvalidArgumentError("solo: give scenario ids, scenario files (.yaml) or 'all'")
 
 
 @dataclass(frozen=True)

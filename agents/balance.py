@@ -57,10 +57,9 @@ import numpy as np
 
 from electrify_env.actions import decode
 from electrify_env.engine import layout as L
-from electrify_env.validation import InvalidArgumentError, check_count, check_players, check_seed
+from electrify_env.validation import InvalidArgumentError, check_players
 
 from . import arena as A
-from .registry import parse_spec
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -120,14 +119,8 @@ class BalanceConfig:
         (naming the field), AgentError, CardSetError or ScenarioError."""
         if not self.agents:
             raise InvalidArgumentError("agents: give at least one agent spec (e.g. greedy)")
-        for spec in self.agents:
-            parse_spec(spec)
-        self.games = check_count(self.games, "games")
-        self.jobs = check_count(self.jobs, "jobs")
-        self.seed = check_seed(self.seed, "seed")
+        A.check_run_fields(self)
         if self.solo is not None:
-            if not self.solo:
-                raise InvalidArgumentError("solo: give scenario ids, scenario files (.yaml) or 'all'")
             self.solo = A.resolve_scenarios(self.solo)
             return
         self.players = check_players(self.players, name="players")

@@ -109,17 +109,19 @@ def _cmd_layout(args: argparse.Namespace) -> int:
     return 0
 
 
+def _items(text: str | None) -> list[str]:
+    """A comma-separated option as a list of its non-empty, stripped items."""
+    return [x.strip() for x in (text or "").split(",") if x.strip()]
+
+
 def _cmd_arena(args: argparse.Namespace) -> int:
     from agents.arena import ArenaConfig, format_table, run_arena
 
-    def items(text: str | None) -> list[str]:
-        return [x.strip() for x in (text or "").split(",") if x.strip()]
-
     # run_arena checks everything (agents, scenarios, tech packs, --out) before the first game
-    cfg = ArenaConfig(agents=items(args.agents), players=args.players,
+    cfg = ArenaConfig(agents=_items(args.agents), players=args.players,
                       games=args.games, seed=args.seed, jobs=args.jobs,
-                      solo=None if args.solo is None else items(args.solo),
-                      tech_packs=items(args.tech),
+                      solo=None if args.solo is None else _items(args.solo),
+                      tech_packs=_items(args.tech),
                       out=None if args.out == "-" else args.out, progress=not args.quiet)
     res = run_arena(cfg)
     print(format_table(res["summary"]))
@@ -132,13 +134,10 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 def _cmd_balance(args: argparse.Namespace) -> int:
     from agents.balance import BalanceConfig, format_report, run_balance
 
-    def items(text: str | None) -> list[str]:
-        return [x.strip() for x in (text or "").split(",") if x.strip()]
-
     # run_balance checks everything (agents, card set, tech packs, scenarios, --out) before playing
-    cfg = BalanceConfig(agents=items(args.agents), players=args.players, games=args.games,
-                        seed=args.seed, jobs=args.jobs, cards=args.cards, tech_packs=items(args.tech),
-                        solo=None if args.solo is None else items(args.solo),
+    cfg = BalanceConfig(agents=_items(args.agents), players=args.players, games=args.games,
+                        seed=args.seed, jobs=args.jobs, cards=args.cards, tech_packs=_items(args.tech),
+                        solo=None if args.solo is None else _items(args.solo),
                         out=None if args.out == "-" else args.out, progress=not args.quiet)
     res = run_balance(cfg)
     print(format_report(res["summary"]))

@@ -273,16 +273,8 @@ class Game:
     # ---- copies, saving, replay --------------------------------------------------------------
     def copy(self) -> "Game":
         """An independent copy (same future under the same actions)."""
-        g = object.__new__(Game)
-        g.cards = self.cards
-        g.n_players = self.n_players
-        g.seed = self.seed
-        g.options = self.options
-        g.scenario = self.scenario
-        g.state = self.state.copy()
-        g.history = list(self.history)
-        g._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
-        return g
+        return Game._from_state(self.cards, self.scenario, self.n_players, self.seed, self.options,
+                                self.state.copy(), self.history)
 
     def to_dict(self) -> dict:
         """A JSON-ready dict: card set (paths + hash), seed, actions and the full state."""
@@ -348,18 +340,22 @@ class Game:
         return cls.from_json(text, card_set, verify_actions=verify_actions)
 
     @classmethod
-    def _from_contents(cls, save: SaveContents) -> "Game":
-        """A game holding a checked save's state (no engine call)."""
+    def _from_state(cls, cards: CardSet, scenario: Scenario | None, n_players: int, seed: int,
+                    options: int, state: np.ndarray, history: Iterable[int]) -> "Game":
+        """The one way to build a game around an existing state array (no setup, no engine
+        call): copies and checked saves."""
         g = object.__new__(cls)
-        g.cards = save.cards
-        g.scenario = save.scenario
-        g.n_players = save.n_players
-        g.seed = save.seed
-        g.options = save.options
-        g.state = save.state
-        g.history = list(save.actions)
+        g.cards, g.scenario, g.n_players, g.seed, g.options = cards, scenario, n_players, seed, options
+        g.state = state
+        g.history = list(history)
         g._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
         return g
+
+    @classmethod
+    def _from_contents(cls, save: SaveContents) -> "Game":
+        """A game holding a checked save's state (no engine call)."""
+        return cls._from_state(save.cards, save.scenario, save.n_players, save.seed, save.options,
+                               save.state, save.actions)
 
     @classmethod
     def replay(cls, actions: Iterable[int], n_players: int | None = None, seed: int = 0,
