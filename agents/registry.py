@@ -13,6 +13,7 @@ import inspect
 import math
 import numbers
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -151,6 +152,15 @@ AGENTS: dict[str, AgentKind] = {
         "a saved MaskablePPO policy (refuses one saved for another layout or card set)",
         {"path": Param(str, "the policy .zip (a .meta.json sidecar must be beside it)"),
          "deterministic": Param(bool, "take the most likely action instead of sampling")}),
+    "net": AgentKind(
+        "agents.trained:NetAgent",
+        "a policy trained by `electrify train` (a .pt file with its .meta.json; network only)",
+        {"path": Param(str, "the policy .pt (a .meta.json sidecar must be beside it)"),
+         "deterministic": Param(bool, "take the most likely action instead of sampling")}),
+    "trained": AgentKind(
+        "agents.trained:TrainedAgent",
+        "the shipped trained policy for the game's player count (policies/; network only)",
+        {"deterministic": Param(bool, "take the most likely action instead of sampling")}),
     "research_rush": AgentKind(
         "agents.styles:ResearchRushAgent",
         "scripted style: greedy that plans R&D every round and takes every research step and "
@@ -161,6 +171,28 @@ AGENTS: dict[str, AgentKind] = {
         "scripted style: greedy that fulfils every demand it can and never researches unless forced",
         {"weights": Param(str, "YAML greedy weights file to tilt (default configs/agents/greedy.yaml)")}),
 }
+
+# one registered name per shipped policy (policies/electrify-*.pt)
+POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"
+"""The shipped policies."""
+SHIPPED = {1: "electrify-solo.pt", 2: "electrify-2p.pt", 3: "electrify-3p.pt", 4: "electrify-4p.pt"}
+"""File of the shipped policy for each player count (1 = solo)."""
+_SHIPPED_KINDS = (("trained_solo", "TrainedSolo", 1, "solo scenarios (every scenario)"),
+                  ("trained_2p", "Trained2P", 2, "2-player games"),
+                  ("trained_3p", "Trained3P", 3, "3-player games"),
+                  ("trained_4p", "Trained4P", 4, "4-player games"))
+
+
+def _register_shipped() -> None:
+    """Register ``trained_*`` for every policy file present in ``policies/``."""
+    for name, cls, players, what in _SHIPPED_KINDS:
+        if (POLICY_DIR / SHIPPED[players]).is_file():
+            AGENTS[name] = AgentKind(
+                f"agents.trained:{cls}", f"the shipped policy for {what} (policies/{SHIPPED[players]}; "
+                "network only)", {"deterministic": Param(bool, "take the most likely action instead of sampling")})
+
+
+_register_shipped()
 
 
 def check_params(name: str, **values: Any) -> dict[str, Any]:

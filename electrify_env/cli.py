@@ -12,6 +12,12 @@
                                              every agent on every solo scenario
     electrify replay arena_out/games.jsonl --game 3 [--auto --delay 0.05]
                                              replay an arena game move by move
+    electrify serve                          play in the browser (http://127.0.0.1:8000/)
+    electrify play --opponents greedy,mcts --seed 7
+                                             play in the terminal (u undo, h hint, s FILE save)
+    electrify agents                         list the agents (shipped policies too)
+    electrify train configs/train_2p.yaml [--set total_steps=200000]
+                                             train a policy (self-play league, or solo)
     electrify balance --agents greedy --players 4 --games 1600 --seed 5 --jobs 2
                                              balance report: points by source, seat fairness,
                                              match-ups, card purchases, sectors, game length
@@ -155,6 +161,32 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_agents(args: argparse.Namespace) -> int:
+    from agents import describe_agents
+
+    print(describe_agents())
+    return 0
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from training.selfplay import main as train_main
+
+    return train_main(([args.config] if args.config else []) + [f"--set={x}" for x in args.set])
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .play.terminal import play
+
+    return play(args, args._play_parser)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .play.web import serve
+
+    serve(args.host, args.port, args.state_dir, args.max_games)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``electrify`` command."""
     ap = argparse.ArgumentParser(prog="electrify", description="Electrify: engine, demo and tools.")
@@ -219,6 +251,24 @@ def build_parser() -> argparse.ArgumentParser:
                      help="output folder, checked before the games run ('-': write nothing)")
     bal.add_argument("--quiet", action="store_true", help="no progress bar")
     bal.set_defaults(func=_cmd_balance)
+    from .play.terminal import DESCRIPTION as PLAY_DESCRIPTION, add_arguments as play_arguments
+    from .play.web import add_arguments as serve_arguments
+
+    pl = sub.add_parser("play", help="play in the terminal: against agents, hot-seat, or a solo scenario",
+                        description=PLAY_DESCRIPTION)
+    play_arguments(pl)
+    pl.set_defaults(func=_cmd_play, _play_parser=pl)
+    sv = sub.add_parser("serve", help="play in the browser (a local web app; prints its URL)")
+    serve_arguments(sv)
+    sv.set_defaults(func=_cmd_serve)
+    ag = sub.add_parser("agents", help="list the registered agents (shipped policies too) and their parameters")
+    ag.set_defaults(func=_cmd_agents)
+    tr = sub.add_parser("train", help="train a policy: PPO with self-play and an opponent league, or solo "
+                                      "(training/selfplay.py; configs/train_*.yaml)")
+    tr.add_argument("config", nargs="?", default=None, help="YAML file filling training.config.TrainConfig")
+    tr.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                    help="override a config field (YAML value), e.g. --set total_steps=200000")
+    tr.set_defaults(func=_cmd_train)
     rp = sub.add_parser("replay", help="replay an arena game move by move in the terminal")
     rp.add_argument("file", help="a games.jsonl of the arena, or a one-game JSON replay")
     rp.add_argument("--game", type=int, default=None, help="the game's index (default: the first)")
@@ -264,6 +314,11 @@ def _check_arguments(args: argparse.Namespace) -> None:
         if not args.solo:
             for n in args.players or ():
                 check("--players", check_players, n)
+    elif cmd == "serve":
+        if not 0 < args.port < 65536:
+            raise _ArgumentProblem("--port", f"must be 1..65535, got {args.port}")
+        if args.max_games < 1:
+            raise _ArgumentProblem("--max-games", f"must be at least 1, got {args.max_games}")
     elif cmd in ("arena", "balance"):
         check("--games", check_count, args.games, "games")
         check("--seed", check_seed, args.seed)

@@ -1,7 +1,8 @@
 """Metadata saved beside a trained policy, so that a policy is never run on an observation
 layout, action space or card set it was not trained for.
 
-A policy file ``x.zip`` (MaskablePPO) has a sidecar ``x.meta.json`` written by
+A policy file ``x.zip`` (MaskablePPO) or ``x.pt`` (electrify's own trainer, :mod:`training.net`)
+has a sidecar ``x.meta.json`` written by
 :func:`save_policy_metadata`; :func:`load_policy_metadata` reads it and :func:`check_compatible`
 refuses, with a message saying what differs, a policy saved for another layout, card set or
 mode of play (solo / multi-player).
@@ -24,9 +25,12 @@ class PolicyMismatchError(ValueError):
 
 
 def meta_path(policy_path: str | Path) -> Path:
-    """``x.zip`` -> ``x.meta.json``."""
+    """``x.zip`` or ``x.pt`` -> ``x.meta.json`` (any other name: name + ``.meta.json``)."""
     p = Path(policy_path)
-    return p.with_name(p.name[:-4] + ".meta.json" if p.name.endswith(".zip") else p.name + ".meta.json")
+    for suffix in (".zip", ".pt"):
+        if p.name.endswith(suffix):
+            return p.with_name(p.name[:-len(suffix)] + ".meta.json")
+    return p.with_name(p.name + ".meta.json")
 
 
 def policy_metadata(card_set_hash: str, env_id: str, **extra) -> dict:

@@ -207,7 +207,7 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="unknown scenario"):
         ElectrifySoloEnv(scenario="atlantis")
     with pytest.raises(ValueError, match="render_mode"):
-        ElectrifySoloEnv(render_mode="rgb_array")
+        ElectrifySoloEnv(render_mode="rgb")
     with pytest.raises(ValueError, match="illegal_action"):
         gym.make(SOLO_ENV_ID, illegal_action="ignore")
 

@@ -180,7 +180,7 @@ def test_render_modes():
     text = env.render()
     assert "Electrify" in text and "player 1" in text
     with pytest.raises(ValueError, match="render_mode"):
-        electrify_v0.raw_env(render_mode="rgb_array")
+        electrify_v0.raw_env(render_mode="rgb")
 
 
 def test_bad_arguments():

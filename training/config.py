@@ -350,3 +350,167 @@ def load_config(path: str | Path | None, cls=PPOSoloConfig, overrides: dict[str,
             err = ConfigError(f"{err} (and {len(unknown) - 1} more unknown)")
         raise err
     return cls(**data)
+
+
+# ----------------------------------------------------------------------------------------------
+# electrify's own trainer: PPO with self-play and an opponent league (training/selfplay.py)
+# ----------------------------------------------------------------------------------------------
+TRAIN_REWARDS = ("shaped", "margin", "win")
+
+
+@dataclass
+class TrainConfig:
+    """PPO over the jitted league runner (``electrify train CONFIG`` / ``python -m
+    training.selfplay --config CONFIG``): solo (``n_players: 1``) or every seat of a 2-4 player
+    game played by the learner, its past snapshots, greedy or random (the league).  Ranges in the
+    field docs are checked when the config is built."""
+
+    n_players: int = 2
+    """1 (solo scenarios) or 2-4 (self-play with a league)."""
+    scenario: str | None = None
+    """Solo only: a scenario id, or null for every shipped scenario (drawn per game; the
+    observation names the scenario's target, stars and challenges, so one policy plays all)."""
+    tech_packs: list[str] = field(default_factory=list)
+    """Tech packs shuffled into the decks (shipped names or pack files)."""
+    total_steps: int = 2_000_000
+    """Learner decisions of reinforcement learning (> 0; the imitation phase comes on top)."""
+    seed: int = 0
+    """Seed of the network, the league draws and the training games (0..2**32-1)."""
+    num_envs: int = 256
+    """Games stepped together (> 0)."""
+    rollout: int = 16_384
+    """Learner decisions per PPO update (> 0; a rollout may overrun it by up to num_envs)."""
+    minibatch: int = 4_096
+    """Samples per gradient step (>= 2)."""
+    epochs: int = 1
+    """Passes over each rollout (> 0; 1-2 keeps the update cheap on CPUs)."""
+    learning_rate: float = 3e-4
+    """Adam step size (> 0)."""
+    anneal_lr: bool = True
+    """Decay the step size linearly to 0 over total_steps."""
+    gamma: float = 0.995
+    """Discount factor per learner decision, in (0, 1]."""
+    gae_lambda: float = 0.9
+    """GAE lambda, in (0, 1]."""
+    clip_range: float = 0.2
+    """PPO ratio clipping (> 0)."""
+    ent_coef: float = 0.005
+    """Entropy bonus (over the legal actions; >= 0)."""
+    vf_coef: float = 0.5
+    """Value loss weight (>= 0)."""
+    max_grad_norm: float = 0.5
+    """Global gradient-norm clip (> 0)."""
+    hidden: list[int] = field(default_factory=lambda: [256, 128])
+    """Hidden layer sizes of the shared trunk (training.net.PolicyValueNet)."""
+    reward: str = "shaped"
+    """``shaped``: own point gains * points_scale (solo: / target), + win_bonus * the win
+    reward at the end; ``margin``: gains of (own - best other points) * points_scale, + win
+    reward; ``win``: only the win reward (+1/k for k winners, -1 for losers; solo +1 / 0)."""
+    points_scale: float = 0.05
+    """Reward per energy point (multi-player shaped / margin)."""
+    win_bonus: float = 1.0
+    """Weight of the win reward at the end of a game (>= 0)."""
+    p_self: float = 0.3
+    """League: chance that another seat is played by the learner itself (>= 0)."""
+    p_greedy: float = 0.5
+    """League: chance that another seat is played by the greedy bot (>= 0)."""
+    p_snapshot: float = 0.2
+    """League: chance that another seat is played by a past snapshot of the learner, chosen by
+    prioritised fictitious self-play (>= 0; the learner itself until the first snapshot)."""
+    p_random: float = 0.0
+    """League: chance that another seat plays uniform random legal actions (>= 0)."""
+    snapshot_every: int = 250_000
+    """Learner decisions between two snapshots added to the league (> 0)."""
+    max_snapshots: int = 8
+    """Snapshots kept (the oldest is dropped; > 0)."""
+    pfsp_power: float = 2.0
+    """PFSP: snapshot k is drawn with weight (1 - win rate against it + 0.05) ** pfsp_power (>= 0;
+    0: uniform)."""
+    bc_steps: int = 400_000
+    """Imitation warm start: greedy decisions imitated before reinforcement learning (>= 0; 0:
+    none)."""
+    bc_epochs: int = 2
+    """Passes over each chunk of imitation data (> 0)."""
+    bc_minibatch: int = 512
+    """Samples per gradient step of the imitation phase (>= 2; smaller than PPO's: supervised
+    learning wants many steps)."""
+    bc_learning_rate: float = 1e-3
+    """Adam step size of the imitation phase (> 0)."""
+    kick_coef: float = 0.0
+    """Kickstarting: weight of a cross-entropy loss toward greedy's choice on the learner's own
+    states during RL, decaying linearly to 0 over kick_steps (>= 0; 0: off)."""
+    kick_steps: int = 1_000_000
+    """Learner decisions over which kick_coef decays (> 0)."""
+    eval_every: int = 250_000
+    """Learner decisions between evaluations and checkpoints (> 0)."""
+    eval_games: int = 200
+    """Games per evaluation (fixed seeds): against greedy in the other seats, seats rotated;
+    solo: the scenarios' success rate (> 0)."""
+    eval_seed: int = 1_000_000
+    """Seed of evaluation game i is eval_seed + i (disjoint from training seeds in practice)."""
+    output_dir: str = "runs/selfplay_2p"
+    """Folder for policy.pt, policy.meta.json, checkpoint.pt, curve.json, curve.png, tb/."""
+    resume: bool = False
+    """Continue from output_dir/checkpoint.pt (network, optimiser, league, counters)."""
+    tensorboard: bool = True
+    """Write TensorBoard logs to output_dir/tb (needs the tensorboard package)."""
+    progress_bar: bool = True
+    """Show a tqdm progress bar."""
+    torch_threads: int = 1
+    """torch.set_num_threads (>= 1, or 0: torch's default)."""
+    device: str = "cpu"
+    """Torch device for the update (cpu, cuda, cuda:N, mps); acting runs on the CPU."""
+
+    def __post_init__(self) -> None:
+        _coerce_numbers(self)
+        self.validate()
+
+    def validate(self) -> "TrainConfig":
+        """Raise ConfigError naming the first bad field."""
+        _check_types(self)
+        need = _need(self)
+        need(1 <= self.n_players <= 4, "n_players", "must be 1 (solo), 2, 3 or 4")
+        need(self.reward in TRAIN_REWARDS, "reward", "must be one of " + ", ".join(TRAIN_REWARDS))
+        for name in ("total_steps", "num_envs", "rollout", "epochs", "snapshot_every", "max_snapshots",
+                     "bc_epochs", "kick_steps", "eval_every", "eval_games"):
+            need(getattr(self, name) > 0, name, "must be a positive integer")
+        need(self.bc_steps >= 0, "bc_steps", "must be >= 0")
+        need(self.minibatch >= 2, "minibatch", "must be at least 2")
+        need(self.bc_minibatch >= 2, "bc_minibatch", "must be at least 2")
+        for name in ("learning_rate", "bc_learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef",
+                     "max_grad_norm", "points_scale", "win_bonus", "p_self", "p_greedy", "p_snapshot",
+                     "p_random", "pfsp_power", "kick_coef"):
+            need(math.isfinite(getattr(self, name)), name, "must be a finite number")
+        need(self.learning_rate > 0, "learning_rate", "must be > 0")
+        need(self.bc_learning_rate > 0, "bc_learning_rate", "must be > 0")
+        need(0.0 < self.gamma <= 1.0, "gamma", "must lie in (0, 1]")
+        need(0.0 < self.gae_lambda <= 1.0, "gae_lambda", "must lie in (0, 1]")
+        need(self.clip_range > 0, "clip_range", "must be > 0")
+        need(self.max_grad_norm > 0, "max_grad_norm", "must be > 0")
+        for name in ("ent_coef", "vf_coef", "points_scale", "win_bonus", "p_self", "p_greedy",
+                     "p_snapshot", "p_random", "pfsp_power", "kick_coef"):
+            need(getattr(self, name) >= 0, name, "must be >= 0")
+        need(self.n_players == 1 or self.p_self + self.p_greedy + self.p_snapshot + self.p_random > 0,
+             "p_greedy", "the league chances p_self, p_greedy, p_snapshot, p_random must not all be 0")
+        need(self.n_players == 1 or self.scenario is None, "scenario", "applies to n_players: 1 only")
+        need(all(h > 0 for h in self.hidden) and len(self.hidden) > 0, "hidden",
+             "must be a non-empty list of positive layer sizes")
+        need(self.torch_threads >= 0, "torch_threads", "must be >= 1 (or 0: torch's default)")
+        need(0 <= self.seed <= TORCH_MAX_SEED, "seed", f"must lie in 0..2**32-1 ({TORCH_MAX_SEED})")
+        need(0 <= self.eval_seed and self.eval_seed + self.eval_games - 1 <= GAME_MAX_SEED, "eval_seed",
+             "must lie in 0..2**62-1 together with every evaluation game's seed")
+        need(DEVICE_PATTERN.fullmatch(self.device) is not None and self.device != "auto", "device",
+             "must be cpu, mps, cuda or cuda:N")
+        need(self.output_dir.strip() != "", "output_dir", "must name a folder")
+        if self.scenario is not None:
+            from electrify_env.scenarios import ScenarioError, load_scenario
+            try:
+                load_scenario(self.scenario)
+            except ScenarioError as exc:
+                raise ConfigError(f"scenario: {exc}") from None
+        _check_tech_packs(self.tech_packs)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a plain dict (saved beside the policy)."""
+        return dataclasses.asdict(self)

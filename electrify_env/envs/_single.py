@@ -27,7 +27,7 @@ class SingleGameEnv(SharedViews, gym.Env):
     :class:`~electrify_env.envs._common.SharedViews`).
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
     _VIEWS = ("_S", "_E", "_R", "_FI", "_obs_row", "_fobs_row", "_mask", "_mask_i8")
 
     def _setup(self, render_mode: str | None) -> None:
@@ -93,10 +93,19 @@ class SingleGameEnv(SharedViews, gym.Env):
         return self._mask != 0
 
     def render(self):
-        """``"ansi"``: the table as text (every hand shown); ``"human"``: print it."""
+        """``"ansi"``: the table as text (every hand shown); ``"human"``: print it;
+        ``"rgb_array"``: the board picture as the agent's seat sees it (no hidden information),
+        an ``(H, W, 3)`` uint8 array of one size for the whole episode
+        (:func:`electrify_env.play.board.game_rgb`; needs Pillow)."""
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human' "
+                            "or 'rgb_array'")
             return None
+        if self.render_mode == "rgb_array":
+            from ..play.board import game_rgb
+            if not self._started:
+                return game_rgb(None, seat=0, n_players=self._render_players())
+            return game_rgb(self.snapshot(), seat=self.seat)
         text = self.snapshot().render() if self._started else "(no game yet: call reset())"
         if self.render_mode == "human":
             print(text)
@@ -135,6 +144,10 @@ class SingleGameEnv(SharedViews, gym.Env):
 
     def _current_scenario(self):
         return None
+
+    def _render_players(self) -> int:
+        """Players of the blank frame drawn before the first reset."""
+        return int(getattr(self, "n_players", 1) or 1)
 
     def _who(self) -> str:
         if not self._started:

@@ -170,15 +170,16 @@ class raw_env(SharedViews, AECEnv):
     * ``tech_packs``: tech packs to shuffle in (``"grid"``, ``"market"`` or paths).
     * ``reward_mode``, ``points_scale``, ``win_bonus``: see Rewards.
     * ``render_mode``: None, ``"ansi"`` (``render()`` returns the table as text, every hand
-      shown) or ``"human"`` (prints it).
+      shown), ``"human"`` (prints it) or ``"rgb_array"`` (the board picture of the public table
+      as an ``(H, W, 3)`` uint8 array).
 
     ## Version History
 
-    * v0: initial version (observation version 2).
+    * v0: initial version (observation version 2); ``render_mode="rgb_array"`` added.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "electrify_v0", "is_parallelizable": False,
-                "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "electrify_v0",
+                "is_parallelizable": False, "render_fps": 4}
     _VIEWS = ("_mask_i8", "_S")
 
     def __init__(self, n_players: int = 2, card_set=None, tech_packs: Sequence[str] = (),
@@ -299,11 +300,18 @@ class raw_env(SharedViews, AECEnv):
             self.render()
 
     def render(self):
-        """``"ansi"``: the table as text (every hand shown); ``"human"``: print it."""
+        """``"ansi"``: the table as text (every hand shown); ``"human"``: print it;
+        ``"rgb_array"``: the board picture of the public table (no hand, no secret Plan pick) as
+        an ``(H, W, 3)`` uint8 array of one size per player count
+        (:func:`electrify_env.play.board.game_rgb`; needs Pillow)."""
         if self.render_mode is None:
             import gymnasium
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human' "
+                                  "or 'rgb_array'")
             return None
+        if self.render_mode == "rgb_array":
+            from ..play.board import game_rgb
+            return game_rgb(self.game, seat=-1, n_players=self.n_players)
         text = self.game.render() if self.game is not None else "(no game yet: call reset())"
         if self.render_mode == "human":
             print(text)

@@ -83,12 +83,13 @@ class ElectrifySoloEnv(SingleGameEnv):
     * ``card_set``: a CardSet, a card-set YAML path, or None (the base set).
     * ``tech_packs``: tech packs to shuffle in (``"grid"``, ``"market"`` or paths).
     * ``win_bonus``: the ``"shaped"`` terminal bonus.
-    * ``render_mode``: None, ``"ansi"`` (``render()`` returns the table as text) or ``"human"``
-      (prints it).
+    * ``render_mode``: None, ``"ansi"`` (``render()`` returns the table as text), ``"human"``
+      (prints it) or ``"rgb_array"`` (the board picture of :mod:`electrify_env.play.board` as an
+      ``(H, W, 3)`` uint8 array, one size per episode: Gymnasium's ``RecordVideo`` records it).
 
     ## Version History
 
-    * v0: initial version (observation version 2).
+    * v0: initial version (observation version 2); ``render_mode="rgb_array"`` added.
     """
 
     def __init__(self, scenario: str | Scenario | Sequence[str | Scenario] | None = None,

@@ -1,0 +1,152 @@
+"""Agents that play a policy trained by ``electrify train`` (:mod:`training.selfplay`).
+
+* ``net:path=FILE.pt`` plays any saved policy (``FILE.meta.json`` beside it);
+* ``trained`` plays the shipped policy of the game's player count (``policies/``: solo, 2, 3 or
+  4 players; loaded on its first decision);
+* ``trained_solo``, ``trained_2p``, ``trained_3p``, ``trained_4p`` play one shipped policy each.
+
+Network only, no search: one forward pass per decision over the observation, the most likely
+legal action (or a sample with ``deterministic=false``).  A policy saved for another observation
+layout, card set or player count is refused with a one-line
+:class:`~electrify_env.policy_meta.PolicyMismatchError`.
+
+>>> from agents import make_agent
+>>> agent = make_agent("trained_2p")       # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from electrify_env.policy_meta import check_compatible, load_policy_metadata, policy_players
+
+from .base import Agent, AgentError, SeatView, check_legal
+from .registry import POLICY_DIR, SHIPPED, check_params
+
+def shipped_policy(n_players: int) -> Path:
+    """Path of the shipped policy for ``n_players`` (1 = solo); AgentError if none is shipped."""
+    name = SHIPPED.get(int(n_players))
+    path = POLICY_DIR / name if name else None
+    if path is None or not path.is_file():
+        have = ", ".join(f"{k}: {v}" for k, v in SHIPPED.items() if (POLICY_DIR / v).is_file())
+        raise AgentError(f"no shipped policy for {n_players} player(s) in {POLICY_DIR} "
+                         f"(shipped: {have or 'none'})")
+    return path
+
+
+class NetAgent(Agent):
+    """Plays a policy saved by :func:`training.net.save_policy`.
+
+    Args:
+        path: the policy ``.pt`` file (its ``.meta.json`` sidecar beside it).
+        deterministic: play the most likely legal action (default) instead of sampling one.
+    """
+
+    name = "net"
+    needs_observation = True
+
+    def __init__(self, path: str = "", deterministic: bool = True) -> None:
+        super().__init__()
+        v = check_params(self.name, path=str(path), deterministic=deterministic)
+        if not v["path"]:
+            raise AgentError("agent 'net' needs a policy file: net:path=FILE.pt")
+        self.deterministic = v["deterministic"]
+        self._nets: dict[int, object] = {}
+        self._paths: dict[int, Path] = {}
+        self._fixed = Path(v["path"])
+        if not self._fixed.is_file():
+            raise AgentError(f"agent 'net': policy file {self._fixed} does not exist or is not a file")
+        self.meta = load_policy_metadata(self._fixed)
+        check_compatible(self.meta, where=f"policy {self._fixed}")
+        self._checked: set[tuple[str, int]] = set()
+        self._gen = None
+
+    def _policy_path(self, n_players: int) -> Path:
+        return self._fixed
+
+    def _net(self, view: SeatView):
+        n = int(view.n_players)
+        net = self._nets.get(n)
+        if net is None:
+            from training.net import load_policy   # torch is imported only when a policy plays
+
+            path = self._policy_path(n)
+            net, meta = load_policy(path, card_set_hash=view.card_set_hash or None, n_players=n)
+            trained = policy_players(meta)
+            if trained not in (None, 1) and trained != n:
+                raise AgentError(f"policy {path} was trained for {trained}-player games, not {n}")
+            self._nets[n], self._paths[n] = net, path
+        return net
+
+    def reset(self, seed: int = 0) -> None:
+        """Reseed (a sampling policy samples with a torch generator seeded here)."""
+        super().reset(seed)
+        self._gen = None
+
+    def act(self, view: SeatView) -> int:
+        """The policy's action for the seat's observation, restricted to the legal mask."""
+        self._need(view)
+        net = self._net(view)
+        gen = None
+        if not self.deterministic:
+            import torch
+            if self._gen is None:
+                self._gen = torch.Generator().manual_seed(int(self.rng.integers(1 << 62)))
+            gen = self._gen
+        a = net.act(view.observation[None, :], view.mask[None, :], self.deterministic, gen)[0]
+        return check_legal(view, int(a), f"{self.spec!r} ({self._paths[int(view.n_players)]})")
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray, n_players: int) -> np.ndarray:
+        """Batched actions (the arena's vector play and the trainer's evaluation)."""
+        view = SeatView(0, n_players, masks[0], observations[0], None, np.zeros(0, np.int64), "", 0)
+        return self._net(view).act(observations, masks, self.deterministic)
+
+
+class TrainedAgent(NetAgent):
+    """Plays the shipped policy for the game's player count (``policies/``).
+
+    Args:
+        deterministic: play the most likely legal action (default) instead of sampling one.
+    """
+
+    name = "trained"
+    players: int | None = None
+
+    def __init__(self, deterministic: bool = True) -> None:
+        Agent.__init__(self)
+        v = check_params(self.name if self.players is None else type(self).name, deterministic=deterministic)
+        self.deterministic = v["deterministic"]
+        self._nets, self._paths, self._checked, self._gen = {}, {}, set(), None
+        if self.players is not None:
+            self._fixed = shipped_policy(self.players)
+            self.meta = load_policy_metadata(self._fixed)
+            check_compatible(self.meta, where=f"policy {self._fixed}")
+
+    def _policy_path(self, n_players: int) -> Path:
+        if self.players is not None:
+            if (self.players == 1) != (n_players == 1) or (self.players > 1 and self.players != n_players):
+                raise AgentError(f"agent {self.name!r} plays {self.players}-player games "
+                                 f"(solo = 1), not {n_players}")
+            return self._fixed
+        return shipped_policy(n_players)
+
+
+class TrainedSolo(TrainedAgent):
+    """The shipped solo policy (every scenario)."""
+    name, players = "trained_solo", 1
+
+
+class Trained2P(TrainedAgent):
+    """The shipped 2-player policy."""
+    name, players = "trained_2p", 2
+
+
+class Trained3P(TrainedAgent):
+    """The shipped 3-player policy."""
+    name, players = "trained_3p", 3
+
+
+class Trained4P(TrainedAgent):
+    """The shipped 4-player policy."""
+    name, players = "trained_4p", 4

@@ -1,0 +1,291 @@
+// Electrify in the browser: plain JavaScript over the JSON API of electrify_env/play/web.py.
+"use strict";
+const $ = (id) => document.getElementById(id);
+let META = null;
+const G = { id: null, tokens: {}, state: null, seat: -1, busy: false, paused: false, timer: null,
+            shownSeat: null, replay: null };
+
+async function api(method, path, body) {
+  const opt = { method, headers: {} };
+  if (body !== undefined) { opt.headers["Content-Type"] = "application/json"; opt.body = JSON.stringify(body); }
+  const r = await fetch(path, opt);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = { error: "bad answer from the server" }; }
+  if (!r.ok) { throw new Error(data.error || ("HTTP " + r.status)); }
+  return data;
+}
+function say(text) { $("message").textContent = text || ""; }
+function show(section) {
+  for (const s of ["setup", "replay-setup", "play"]) { $(s).hidden = s !== section; }
+}
+function stored() { try { return JSON.parse(localStorage.getItem("electrify-games") || "{}"); } catch (e) { return {}; } }
+function remember(id, tokens, seats) {
+  const all = stored(); all[id] = { tokens, seats, at: Date.now() };
+  localStorage.setItem("electrify-games", JSON.stringify(all));
+}
+
+// ---- setup ------------------------------------------------------------------------------
+function seatRows() {
+  const n = parseInt($("players").value, 10);
+  $("scenario-label").hidden = n !== 1;
+  const box = $("seats"); box.innerHTML = "";
+  for (let i = 0; i < n; i++) {
+    const lab = document.createElement("label");
+    lab.textContent = "Seat " + i + " ";
+    const sel = document.createElement("select");
+    sel.id = "seat-" + i;
+    const opts = [{ spec: "human", doc: "a person at this browser (hot-seat) or with the seat link" }].concat(META.agents);
+    for (const a of opts) {
+      const o = document.createElement("option"); o.value = a.spec; o.textContent = a.spec; o.title = a.doc;
+      sel.appendChild(o);
+    }
+    sel.value = i === 0 ? "human" : "greedy";
+    lab.appendChild(sel); box.appendChild(lab);
+  }
+}
+async function loadMeta() {
+  META = await api("GET", "/api/meta");
+  for (const s of META.scenarios) {
+    const o = document.createElement("option"); o.value = s.id;
+    o.textContent = `${s.name} (${s.gears} gears, target ${s.target})`; $("scenario").appendChild(o);
+  }
+  for (const p of META.tech_packs) {
+    const lab = document.createElement("label");
+    lab.innerHTML = `<input type="checkbox" class="pack" value="${p}"> tech pack ${p}`;
+    $("packs").appendChild(lab);
+  }
+  for (const a of META.agents) {
+    const o = document.createElement("option"); o.value = a.spec; o.textContent = a.spec; $("hint-agent").appendChild(o);
+  }
+  $("hint-agent").value = "greedy";
+  seatRows();
+}
+async function listGames() {
+  const mine = stored();
+  const ul = $("my-games"); ul.innerHTML = "";
+  let games = [];
+  try { games = (await api("GET", "/api/games")).games; } catch (e) { say(e.message); }
+  for (const g of games) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    const m = mine[g.id];
+    a.href = "#game=" + g.id + (m ? "&tokens=" + encodeURIComponent(tokenText(m.tokens)) : "");
+    a.textContent = `${g.seats.join(" vs ")}, seed ${g.seed}, round ${g.round}${g.over ? " (over)" : ""}` +
+                    (m ? "" : " - watch");
+    li.appendChild(a); ul.appendChild(li);
+  }
+}
+function tokenText(tokens) { return Object.entries(tokens).map(([s, t]) => s + ":" + t).join(","); }
+function parseTokens(text) {
+  const out = {};
+  for (const part of (text || "").split(",")) {
+    const k = part.indexOf(":"); if (k > 0) out[part.slice(0, k)] = part.slice(k + 1);
+  }
+  return out;
+}
+async function startGame(seats) {
+  const n = seats.length;
+  const body = { seats, seed: parseInt($("seed").value || "0", 10),
+                 tech_packs: [...document.querySelectorAll(".pack:checked")].map((x) => x.value) };
+  if (n === 1) body.scenario = $("scenario").value;
+  try {
+    const r = await api("POST", "/api/games", body);
+    remember(r.id, r.tokens, seats);
+    location.hash = "game=" + r.id + "&tokens=" + encodeURIComponent(tokenText(r.tokens));
+  } catch (e) { say(e.message); alert(e.message); }
+}
+
+// ---- playing ----------------------------------------------------------------------------
+function tokenFor(view) {
+  // the seat on turn if this browser holds it (hot-seat), else the seat shown last, else any
+  if (view && view.to_move !== null && G.tokens[view.to_move]) return G.tokens[view.to_move];
+  if (G.seat >= 0 && G.tokens[G.seat]) return G.tokens[G.seat];
+  const seats = Object.keys(G.tokens);
+  return seats.length ? G.tokens[seats[0]] : null;
+}
+async function openGame(id, tokens) {
+  clearTimeout(G.timer);
+  Object.assign(G, { id, tokens, replay: null, paused: false, shownSeat: null });
+  $("replay-controls").hidden = true; $("controls").hidden = false;
+  show("play");
+  const tok = tokenFor(null);
+  try { render(await api("GET", `/api/games/${id}` + (tok ? "?token=" + encodeURIComponent(tok) : ""))); }
+  catch (e) { say(e.message); }
+  $("links").innerHTML = Object.entries(tokens).map(([s, t]) =>
+    `<a href="#game=${id}&tokens=${encodeURIComponent(s + ":" + t)}" title="give this link to the person playing seat ${s}">seat ${s} link</a>`).join(" ");
+}
+async function refresh() {
+  const tok = tokenFor(G.state && G.state.view);
+  render(await api("GET", `/api/games/${G.id}` + (tok ? "?token=" + encodeURIComponent(tok) : "")));
+}
+function render(st) {
+  G.state = st; G.seat = st.seat;
+  const v = st.view;
+  document.body.dataset.decisions = v.decisions;       // for tests and scripts: what is shown
+  document.body.dataset.humanToMove = v.human_to_move && st.seat === v.to_move;
+  $("board").innerHTML = st.svg;
+  $("pending").textContent = v.is_over ? "The game is over." :
+      `Round ${v.round}: ${v.pending.text}` + (st.seat >= 0 ? ` (you are player ${st.seat})` : " (watching)");
+  const res = $("result");
+  if (v.is_over) {
+    const r = v.result;
+    res.innerHTML = "";
+    const span = document.createElement("span"); span.id = "final-scores";
+    span.dataset.scores = JSON.stringify(r.scores);
+    span.textContent = "Final scores: " + r.scores.join(", ") +
+        "; winner(s): " + (r.winners.length ? r.winners.map((p) => "player " + p).join(", ") : "none");
+    res.appendChild(span);
+    if (r.solo) res.appendChild(document.createTextNode(
+        ` - final score ${r.solo.final_score} with ${r.solo.stars} star(s), target ${r.solo.target}: ${r.solo.won ? "won" : "lost"}`));
+    const ex = $("export"); ex.hidden = !!G.replay;
+    ex.href = `/api/games/${G.id}/export?token=` + encodeURIComponent(tokenFor(v) || "");
+    ex.download = `electrify-${G.id}.json`;
+  } else { res.textContent = ""; $("export").hidden = true; }
+  // options: as a list, and as click targets on the board
+  const ol = $("options"); ol.innerHTML = ""; $("menu").hidden = true;
+  const byPlace = {};
+  for (const o of v.options) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button"; b.id = "opt-" + o.action; b.className = "option opt-" + o.kind;
+    b.textContent = o.text; b.onclick = () => play(o.action);
+    li.appendChild(b); ol.appendChild(li);
+    if (o.place) { const k = o.place.join(","); (byPlace[k] = byPlace[k] || []).push(o); }
+  }
+  for (const el of document.querySelectorAll("#board .place")) {
+    const opts = byPlace[el.dataset.place];
+    if (opts) { el.classList.add("legal"); el.onclick = () => choose(opts); }
+  }
+  const log = $("log"); log.innerHTML = "";
+  for (const e of v.log.slice(-200).reverse()) {
+    const li = document.createElement("li"); li.value = e.index + 1;
+    li.textContent = `r${e.round} ${e.who}: ${e.text}`;
+    if (e.seat === st.seat) li.className = "mine";
+    log.appendChild(li);
+  }
+  // hot-seat: several people at this browser take turns
+  const people = Object.keys(G.tokens).length;
+  const ho = $("handover");
+  ho.hidden = true;
+  if (!G.replay && people > 1 && v.human_to_move && G.tokens[v.to_move] && G.shownSeat !== null &&
+      G.shownSeat !== v.to_move && st.seat !== v.to_move) {
+    ho.hidden = false; $("handover-btn").textContent = `Pass the screen to player ${v.to_move}: show their hand`;
+  }
+  if (!G.replay) { G.shownSeat = st.seat; scheduleBots(); }
+}
+function choose(opts) {
+  if (opts.length === 1) { play(opts[0].action); return; }
+  const m = $("menu"); m.innerHTML = ""; m.hidden = false;
+  for (const o of opts) {
+    const b = document.createElement("button"); b.type = "button"; b.textContent = o.text;
+    b.className = "menu-option"; b.onclick = () => play(o.action); m.appendChild(b);
+  }
+}
+async function play(action) {
+  if (G.busy) return;
+  G.busy = true; say("");
+  try {
+    const tok = tokenFor(G.state.view);
+    render((await api("POST", `/api/games/${G.id}/move`, { token: tok, action })).state);
+  } catch (e) { say(e.message); }
+  finally { G.busy = false; }
+}
+function scheduleBots() {
+  clearTimeout(G.timer);
+  const v = G.state.view;
+  if (v.is_over || v.human_to_move || G.paused) return;
+  G.timer = setTimeout(botStep, parseInt($("speed").value, 10));
+}
+async function botStep() {
+  if (G.busy) { G.timer = setTimeout(botStep, 50); return; }
+  G.busy = true;
+  try {
+    const tok = tokenFor(G.state.view);
+    const r = await api("POST", `/api/games/${G.id}/bot`, tok ? { token: tok } : {});
+    G.busy = false;
+    render(r.state);
+  } catch (e) { G.busy = false; say(e.message); }
+}
+
+// ---- replays ----------------------------------------------------------------------------
+async function openReplay(text, index) {
+  try {
+    const r = await api("POST", "/api/replays", { text, game: index });
+    G.replay = r; G.replay.step = 0; G.tokens = {}; G.id = null;
+    const sel = $("rp-round"); sel.innerHTML = "";
+    for (const [round, step] of Object.entries(r.rounds)) {
+      const o = document.createElement("option"); o.value = step; o.textContent = round; sel.appendChild(o);
+    }
+    $("replay-controls").hidden = false; $("controls").hidden = true;
+    show("play"); await replayTo(0);
+  } catch (e) { say(e.message); alert(e.message); }
+}
+async function replayTo(step) {
+  const R = G.replay;
+  step = Math.max(0, Math.min(R.steps, step));
+  const st = await api("GET", `/api/replays/${R.id}?step=${step}`);
+  R.step = step;
+  $("rp-pos").textContent = `decision ${step} / ${R.steps} (${R.lineup.join(" vs ")})`;
+  render(st);
+}
+
+// ---- wiring -----------------------------------------------------------------------------
+async function route() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  if (h.get("game")) {
+    const id = h.get("game");
+    const tokens = Object.assign({}, (stored()[id] || {}).tokens || {}, parseTokens(h.get("tokens")));
+    await openGame(id, tokens);
+  } else { clearTimeout(G.timer); show("setup"); listGames(); }
+}
+window.addEventListener("hashchange", route);
+$("players").onchange = seatRows;
+$("new-form").onsubmit = (ev) => {
+  ev.preventDefault();
+  const n = parseInt($("players").value, 10);
+  startGame([...Array(n).keys()].map((i) => $("seat-" + i).value));
+};
+$("spectate").onclick = () => {
+  const n = parseInt($("players").value, 10);
+  startGame([...Array(n).keys()].map((i) => { const s = $("seat-" + i).value; return s === "human" ? "greedy" : s; }));
+};
+$("nav-new").onclick = () => { location.hash = ""; show("setup"); listGames(); };
+$("nav-replay").onclick = () => { clearTimeout(G.timer); show("replay-setup"); };
+$("replay-open").onclick = async () => {
+  const f = $("replay-file").files[0];
+  if (!f) { alert("choose a games.jsonl first"); return; }
+  openReplay(await f.text(), parseInt($("replay-index").value || "0", 10));
+};
+$("import").onclick = async () => {
+  const f = $("import-file").files[0];
+  if (!f) { alert("choose a save file first"); return; }
+  try {
+    const r = await api("POST", "/api/games/import", { save: JSON.parse(await f.text()) });
+    remember(r.id, r.tokens, r.state.view.seats.map((s) => s.agent));
+    location.hash = "game=" + r.id + "&tokens=" + encodeURIComponent(tokenText(r.tokens));
+  } catch (e) { alert(e.message); }
+};
+$("undo").onclick = async () => {
+  try {
+    const r = await api("POST", `/api/games/${G.id}/undo`, { token: tokenFor(G.state.view) });
+    say(`took back ${r.undone} decision(s)`); render(r.state);
+  } catch (e) { say(e.message); }
+};
+$("hint").onclick = async () => {
+  try {
+    const r = await api("POST", `/api/games/${G.id}/hint`, { token: tokenFor(G.state.view), agent: $("hint-agent").value });
+    say(`${r.agent} would play: ${r.hint.text}`);
+    const b = $("opt-" + r.hint.action); if (b) b.focus();
+  } catch (e) { say(e.message); }
+};
+$("pause").onclick = () => {
+  G.paused = !G.paused; $("pause").textContent = G.paused ? "Run bots" : "Pause bots";
+  if (!G.paused) scheduleBots();
+};
+$("handover-btn").onclick = () => refresh();
+$("rp-first").onclick = () => replayTo(0);
+$("rp-back").onclick = () => replayTo(G.replay.step - 1);
+$("rp-next").onclick = () => replayTo(G.replay.step + 1);
+$("rp-last").onclick = () => replayTo(G.replay.steps);
+$("rp-round").onchange = () => replayTo(parseInt($("rp-round").value, 10));
+loadMeta().then(route).catch((e) => say(e.message));

@@ -1,0 +1,519 @@
+"""``electrify serve``: play Electrify in the browser against bots, hot-seat, or watch bots play.
+
+A small Starlette app over :class:`~electrify_env.play.session.PlaySession`; the page is plain
+HTML + JavaScript (``static/``), the board is the SVG of :mod:`electrify_env.play.board`.
+
+Server rules:
+
+* binds to 127.0.0.1 unless ``--host`` says otherwise;
+* every game has an unguessable id and every human seat an unguessable token; a request with a
+  seat's token is answered with that seat's view only, a request without a token with the
+  public (spectator) view.  No response ever carries hidden information (other hands, deck
+  order, another player's Plan pick before the reveal); the full save is exported only once
+  the game is over;
+* games are kept in a folder (one JSON file each, written after every change), so a restart
+  resumes them; at most ``max_games`` are kept (the oldest finished game makes room, else a
+  new game is refused with 429);
+* a malformed or illegal request gets a 4xx answer ``{"error": "..."}`` and changes nothing.
+
+JSON API (every answer is JSON; ``token`` in the query string, the body, or ``X-Token``):
+
+=====================================  =========================================================
+``GET  /api/meta``                     agents, shipped policies, scenarios, tech packs, limits
+``GET  /api/games``                    the games kept (id, seats, round, over)
+``POST /api/games``                    new game ``{seats, seed, scenario, tech_packs}`` ->
+                                       ``{id, tokens: {seat: token}, state}``
+``POST /api/games/import``             a saved session (``PlaySession.to_dict``) as a new game
+``GET  /api/games/{id}``               ``state``: ``{id, seat, view, svg}`` of the token's seat
+``POST /api/games/{id}/move``          ``{token, action}``: a person's move -> ``{event, state}``
+``POST /api/games/{id}/bot``           one bot move -> ``{event, state}``
+``POST /api/games/{id}/undo``          ``{token}``: take back the seat's last decision
+``POST /api/games/{id}/hint``          ``{token, agent}``: what the agent would play
+``GET  /api/games/{id}/export``        the session save (only once the game is over)
+``POST /api/replays``                  ``{text, game}``: an arena ``games.jsonl`` -> replay id
+``GET  /api/replays/{id}?step=k``      the public view after k decisions
+=====================================  =========================================================
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..validation import IllegalActionError
+from .board import build_scene, to_svg
+from .session import HUMAN, SPECTATOR, PlayError, PlaySession
+
+__all__ = ["GameStore", "build_app", "serve", "main", "WEB_FORMAT", "DEFAULT_MAX_GAMES"]
+
+WEB_FORMAT = "electrify-web-game"
+WEB_VERSION = 1
+DEFAULT_MAX_GAMES = 32
+MAX_REPLAYS = 16
+LOG_TAIL = 150                      # log events sent with a state (the page shows the latest)
+MAX_BODY = 4 * 1024 * 1024          # bytes of a request body (imports and replays are the big ones)
+STATIC = Path(__file__).resolve().parent / "static"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class WebError(Exception):
+    """An error answer: HTTP status and a one-line message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def default_state_dir() -> Path:
+    """``$ELECTRIFY_GAMES_DIR``, else ``$XDG_DATA_HOME/electrify_env/games`` (by default
+    ``~/.local/share/electrify_env/games``)."""
+    env = os.environ.get("ELECTRIFY_GAMES_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "electrify_env" / "games"
+
+
+@dataclass
+class GameRecord:
+    """One kept game: its session, the tokens of its human seats, a lock and when it was used."""
+
+    id: str
+    session: PlaySession
+    tokens: dict[int, str]
+    touched: float = field(default_factory=time.time)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The file written to the games folder."""
+        return {"format": WEB_FORMAT, "version": WEB_VERSION, "id": self.id, "touched": self.touched,
+                "tokens": {str(k): v for k, v in self.tokens.items()}, "session": self.session.to_dict()}
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts for the game list (no tokens)."""
+        g = self.session.game
+        return {"id": self.id, "seats": self.session.seats, "round": g.round, "over": self.session.is_over,
+                "scenario": g.scenario.id if g.scenario else None, "tech_packs": list(g.cards.pack_names),
+                "seed": g.seed, "decisions": len(g.history)}
+
+
+def _check_id(text: str) -> bool:
+    return isinstance(text, str) and 0 < len(text) <= 64 and all(c.isalnum() or c in "-_" for c in text)
+
+
+class GameStore:
+    """The games kept by the server, by id, each in ``folder/<id>.json`` (None: memory only)."""
+
+    def __init__(self, folder: str | Path | None, max_games: int = DEFAULT_MAX_GAMES) -> None:
+        if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
+            raise ValueError(f"max_games must be a positive integer, got {max_games!r}")
+        self.folder = None if folder is None else Path(folder)
+        self.max_games = max_games
+        self.games: dict[str, GameRecord] = {}
+        self.replays: dict[str, dict] = {}
+        self.lock = threading.Lock()
+        self.skipped: list[str] = []
+        if self.folder is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._load_all()
+
+    def _load_all(self) -> None:
+        for path in sorted(self.folder.glob("*.json")):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if data.get("format") != WEB_FORMAT or not _check_id(data.get("id")):
+                    raise ValueError("not a game file of this server")
+                tokens = {int(k): str(v) for k, v in data["tokens"].items()}
+                session = PlaySession.from_dict(data["session"])
+                rec = GameRecord(data["id"], session, tokens, float(data.get("touched", time.time())))
+                self.games[rec.id] = rec
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+                self.skipped.append(f"{path.name}: {err}")
+                print(f"electrify serve: skipped {path}: {err}", file=sys.stderr)
+
+    def persist(self, rec: GameRecord) -> None:
+        """Write the game's file (a temp file, then a rename)."""
+        rec.touched = time.time()
+        if self.folder is None:
+            return
+        path = self.folder / f"{rec.id}.json"
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(rec.to_dict()))
+        tmp.replace(path)
+
+    def add(self, session: PlaySession) -> GameRecord:
+        """Keep a new game (making room, or WebError 429 when every kept game is running)."""
+        with self.lock:
+            if len(self.games) >= self.max_games:
+                done = sorted((r for r in self.games.values() if r.session.is_over), key=lambda r: r.touched)
+                if not done:
+                    raise WebError(429, f"too many games running (at most {self.max_games}); "
+                                        "finish one or restart the server with --max-games")
+                self.drop(done[0].id)
+            gid = secrets.token_urlsafe(9)
+            tokens = {s: secrets.token_urlsafe(18) for s in session.human_seats}
+            rec = GameRecord(gid, session, tokens)
+            self.games[gid] = rec
+        self.persist(rec)
+        return rec
+
+    def drop(self, gid: str) -> None:
+        """Forget a game and delete its file."""
+        self.games.pop(gid, None)
+        if self.folder is not None:
+            (self.folder / f"{gid}.json").unlink(missing_ok=True)
+
+    def get(self, gid: str) -> GameRecord:
+        """The game ``gid`` or WebError 404."""
+        rec = self.games.get(gid) if _check_id(gid) else None
+        if rec is None:
+            raise WebError(404, f"no game with id {gid!r:.70}")
+        return rec
+
+
+# ---- request helpers -----------------------------------------------------------------------------
+def _seat_of(rec: GameRecord, token: str | None) -> int:
+    """The seat a token belongs to; no token: the spectator; a wrong token: WebError 403."""
+    if token is None or token == "":
+        return SPECTATOR
+    if not isinstance(token, str):
+        raise WebError(400, "token must be a string")
+    for seat, tok in rec.tokens.items():
+        if secrets.compare_digest(tok.encode(), token.encode("utf-8", "replace")):
+            return seat
+    raise WebError(403, "token: not a seat token of this game")
+
+
+def _state(rec: GameRecord, seat: int) -> dict[str, Any]:
+    view = rec.session.view(seat)
+    view["log_total"] = len(view["log"])
+    view["log"] = view["log"][-LOG_TAIL:]
+    return {"id": rec.id, "seat": seat, "view": view, "svg": to_svg(build_scene(view))}
+
+
+def _int_field(body: dict, name: str, lo: int | None = None, hi: int | None = None, default=None) -> int:
+    v = body.get(name, default)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise WebError(400, f"{name} must be an integer, got {v!r:.60}")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise WebError(400, f"{name} must be {lo}..{hi}, got {v}")
+    return v
+
+
+def _meta() -> dict[str, Any]:
+    from agents import AGENTS
+    from ..game import tech_pack_names
+    from ..scenarios import list_scenarios, load_scenario
+    policies = sorted({str(p.relative_to(REPO_ROOT)) for pat in ("agents/policies/*.zip", "runs/*/policy.zip")
+                       for p in REPO_ROOT.glob(pat)})
+    scen = []
+    for sid in list_scenarios():
+        s = load_scenario(sid)
+        scen.append({"id": s.id, "name": s.name, "gears": s.gears, "target": s.target})
+    agents = [{"spec": name, "doc": kind.doc} for name, kind in AGENTS.items() if name != "ppo"]
+    agents[2:2] = [{"spec": "mcts:iters=36:top_k=3:horizon=2", "doc": "mcts at the arena's strength (~40 ms a move)"}]
+    agents += [{"spec": f"ppo:path={p}", "doc": "shipped MaskablePPO policy"} for p in policies]
+    return {"agents": agents, "scenarios": scen, "tech_packs": tech_pack_names(), "max_players": 4}
+
+
+# ---- the app -------------------------------------------------------------------------------------
+def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_GAMES):
+    """The Starlette app, keeping its games in ``state_dir`` (None: in memory only)."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import FileResponse, JSONResponse
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    store = GameStore(state_dir, max_games)
+
+    def handler(fn):
+        async def endpoint(request: Request):
+            try:
+                body: dict = {}
+                if request.method == "POST":
+                    raw = await request.body()
+                    if len(raw) > MAX_BODY:
+                        raise WebError(413, f"request body over {MAX_BODY} bytes")
+                    if raw:
+                        try:
+                            body = json.loads(raw)
+                        except (ValueError, RecursionError):
+                            raise WebError(400, "the request body is not JSON") from None
+                    if not isinstance(body, dict):
+                        raise WebError(400, "the request body must be a JSON object")
+                token = body.get("token", request.query_params.get("token", request.headers.get("x-token")))
+                from starlette.concurrency import run_in_threadpool
+                out = await run_in_threadpool(fn, request, body, token)
+                return JSONResponse(out)
+            except WebError as err:
+                return JSONResponse({"error": err.message}, status_code=err.status)
+            except IllegalActionError as err:
+                return JSONResponse({"error": str(err)}, status_code=409)
+            except ValueError as err:      # PlayError, InvalidArgumentError, AgentError, InvalidSaveError
+                return JSONResponse({"error": str(err).splitlines()[0] if str(err) else type(err).__name__},
+                                    status_code=400)
+        return endpoint
+
+    def meta(request, body, token):
+        return _meta()
+
+    def list_games(request, body, token):
+        return {"games": [r.summary() for r in sorted(store.games.values(), key=lambda r: -r.touched)],
+                "max_games": store.max_games}
+
+    def new_game(request, body, token):
+        seats = body.get("seats", [HUMAN, "greedy"])
+        if not isinstance(seats, list) or not 1 <= len(seats) <= 4:
+            raise WebError(400, "seats must be a list of 1 to 4 entries ('human' or an agent spec)")
+        seed = _int_field(body, "seed", 0, 2 ** 62 - 1, default=0)
+        scenario = body.get("scenario") or None
+        if scenario is not None:
+            from ..scenarios import list_scenarios
+            if scenario not in list_scenarios():   # ids only: no file paths from the network
+                raise WebError(400, f"scenario must be one of {', '.join(list_scenarios())}, got {scenario!r:.60}")
+        packs = body.get("tech_packs", [])
+        from ..game import tech_pack_names
+        if not isinstance(packs, list) or any(p not in tech_pack_names() for p in packs):
+            raise WebError(400, f"tech_packs must be a list of {', '.join(tech_pack_names())}, got {packs!r:.60}")
+        for i, s in enumerate(seats):
+            if isinstance(s, str) and "path=" in s and not s.split("path=", 1)[1].split(":")[0] in \
+                    [a["spec"].split("path=", 1)[1] for a in _meta()["agents"] if "path=" in a["spec"]]:
+                raise WebError(400, f"seats[{i}]: only the shipped policies can be loaded over the network")
+            if isinstance(s, str) and "weights=" in s:
+                raise WebError(400, f"seats[{i}]: custom weight files cannot be loaded over the network")
+        session = PlaySession(n_players=len(seats), seats=seats, seed=seed, scenario=scenario,
+                              tech_packs=tuple(packs))
+        rec = store.add(session)
+        seat = min(rec.tokens) if rec.tokens else SPECTATOR
+        return {"id": rec.id, "tokens": {str(k): v for k, v in rec.tokens.items()}, "state": _state(rec, seat)}
+
+    def import_game(request, body, token):
+        data = body.get("save")
+        if not isinstance(data, dict):
+            raise WebError(400, "save must be a saved session (a JSON object from PlaySession.to_dict)")
+        if any(isinstance(s, str) and ("path=" in s or "weights=" in s) for s in data.get("seats", []) or []):
+            raise WebError(400, "seats: agents that load files cannot be imported over the network")
+        session = PlaySession.from_dict(data)
+        rec = store.add(session)
+        seat = min(rec.tokens) if rec.tokens else SPECTATOR
+        return {"id": rec.id, "tokens": {str(k): v for k, v in rec.tokens.items()}, "state": _state(rec, seat)}
+
+    def get_game(request, body, token):
+        rec = store.get(request.path_params["gid"])
+        with rec.lock:
+            return _state(rec, _seat_of(rec, token))
+
+    def move(request, body, token):
+        rec = store.get(request.path_params["gid"])
+        with rec.lock:
+            seat = _seat_of(rec, token)
+            if seat == SPECTATOR:
+                raise WebError(403, "token: a move needs the token of the seat on turn")
+            if "action" not in body:
+                raise WebError(400, "action: missing (an action id from the options)")
+            ev = rec.session.play(body["action"], seat=seat)
+            store.persist(rec)
+            return {"event": ev.to_dict(seat), "state": _state(rec, seat)}
+
+    def bot(request, body, token):
+        rec = store.get(request.path_params["gid"])
+        with rec.lock:
+            seat = _seat_of(rec, token)
+            if seat == SPECTATOR and rec.tokens:
+                raise WebError(403, "token: bot moves of a game with people need a seat token")
+            ev = rec.session.step_bot()
+            store.persist(rec)
+            return {"event": ev.to_dict(seat), "state": _state(rec, seat)}
+
+    def undo(request, body, token):
+        rec = store.get(request.path_params["gid"])
+        with rec.lock:
+            seat = _seat_of(rec, token)
+            if seat == SPECTATOR:
+                raise WebError(403, "token: undo needs a seat token")
+            n = rec.session.undo(seat)
+            store.persist(rec)
+            return {"undone": n, "state": _state(rec, seat)}
+
+    def hint(request, body, token):
+        rec = store.get(request.path_params["gid"])
+        with rec.lock:
+            seat = _seat_of(rec, token)
+            if seat == SPECTATOR or seat != rec.session.to_move:
+                raise WebError(403, "token: a hint is for the seat on turn")
+            spec = body.get("agent", "greedy")
+            if not isinstance(spec, str) or "path=" in spec and spec not in [a["spec"] for a in _meta()["agents"]] \
+                    or "weights=" in spec:
+                raise WebError(400, f"agent must be a registered agent spec, got {spec!r:.60}")
+            return {"hint": rec.session.hint(spec).to_dict(), "agent": spec}
+
+    def export(request, body, token):
+        rec = store.get(request.path_params["gid"])
+        with rec.lock:
+            _seat_of(rec, token)
+            if not rec.session.is_over:
+                raise WebError(409, "export: the save holds every hand and the deck order, so it is "
+                                    "given out once the game is over; resume a running game by its link")
+            return rec.session.to_dict()
+
+    def new_replay(request, body, token):
+        from agents.replay import ReplayError, check_record
+        from agents.arena import REPLAY_FORMAT
+        text = body.get("text")
+        if not isinstance(text, str):
+            raise WebError(400, "text must be the contents of an arena games.jsonl (or a JSON replay)")
+        records = []
+        for no, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except ValueError:
+                    if no == 1:
+                        try:
+                            data = json.loads(text)
+                        except ValueError:
+                            raise WebError(400, f"text: line {no} is not JSON") from None
+                        records = data if isinstance(data, list) else [data]
+                        break
+                    raise WebError(400, f"text: line {no} is not JSON") from None
+        records = [r for r in records if isinstance(r, dict) and r.get("format") == REPLAY_FORMAT]
+        if not records:
+            raise WebError(400, f"text: no arena game records (format {REPLAY_FORMAT!r})")
+        want = body.get("game")
+        rec = records[0] if want is None else next((r for r in records if r.get("index") == want), None)
+        if rec is None:
+            raise WebError(404, f"game: no record with index {want!r:.30}; indexes: "
+                                f"{[r.get('index') for r in records][:50]}")
+        try:
+            check_record(rec, "replay")
+        except ReplayError as err:
+            raise WebError(400, str(err)) from None
+        if rec.get("scenario") and rec["scenario"] not in __import__(
+                "electrify_env.scenarios", fromlist=["list_scenarios"]).list_scenarios():
+            raise WebError(400, "scenario: only shipped scenarios can be replayed here")
+        session = _replay_session(rec, len(rec["actions"]))
+        rounds = _round_starts(rec)
+        with store.lock:
+            if len(store.replays) >= MAX_REPLAYS:
+                store.replays.pop(next(iter(store.replays)))
+            rid = secrets.token_urlsafe(9)
+            store.replays[rid] = rec
+        return {"id": rid, "steps": len(rec["actions"]), "rounds": rounds, "lineup": rec["lineup"],
+                "scores": rec["scores"], "final_scores": [int(x) for x in session.game.scores()]}
+
+    def get_replay(request, body, token):
+        rid = request.path_params["rid"]
+        rec = store.replays.get(rid) if _check_id(rid) else None
+        if rec is None:
+            raise WebError(404, f"no replay with id {rid!r:.70}")
+        try:
+            step = int(request.query_params.get("step", "0"))
+        except ValueError:
+            raise WebError(400, "step must be an integer") from None
+        if not 0 <= step <= len(rec["actions"]):
+            raise WebError(400, f"step must be 0..{len(rec['actions'])}, got {step}")
+        session = _replay_session(rec, step)
+        view = session.view(SPECTATOR)
+        return {"id": rid, "step": step, "steps": len(rec["actions"]), "view": view,
+                "svg": to_svg(build_scene(view))}
+
+    async def index(request):
+        return FileResponse(STATIC / "index.html")
+
+    routes = [
+        Route("/", index),
+        Route("/api/meta", handler(meta)),
+        Route("/api/games", handler(list_games), methods=["GET"]),
+        Route("/api/games", handler(new_game), methods=["POST"]),
+        Route("/api/games/import", handler(import_game), methods=["POST"]),
+        Route("/api/games/{gid}", handler(get_game), methods=["GET"]),
+        Route("/api/games/{gid}/move", handler(move), methods=["POST"]),
+        Route("/api/games/{gid}/bot", handler(bot), methods=["POST"]),
+        Route("/api/games/{gid}/undo", handler(undo), methods=["POST"]),
+        Route("/api/games/{gid}/hint", handler(hint), methods=["POST"]),
+        Route("/api/games/{gid}/export", handler(export), methods=["GET"]),
+        Route("/api/replays", handler(new_replay), methods=["POST"]),
+        Route("/api/replays/{rid}", handler(get_replay), methods=["GET"]),
+        Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.store = store
+    return app
+
+
+def _replay_session(rec: dict, step: int) -> PlaySession:
+    """A bot-only session of an arena record after its first ``step`` decisions."""
+    from ..savefile import InvalidSaveError
+    seats = [s if s != HUMAN else "random" for s in rec["lineup"]]
+    try:
+        session = PlaySession(n_players=rec["n_players"], seats=["random"] * rec["n_players"], seed=rec["seed"],
+                              scenario=rec.get("scenario"), tech_packs=tuple(rec.get("tech_packs", [])))
+        session._seats = seats if all(isinstance(s, str) for s in seats) else session._seats
+        for k, a in enumerate(rec["actions"][:step]):
+            session._apply(a)
+    except IllegalActionError as err:
+        raise WebError(400, f"actions[{k}]: {err}") from None
+    except (PlayError, InvalidSaveError) as err:
+        raise WebError(400, str(err)) from None
+    return session
+
+
+def _round_starts(rec: dict) -> dict[str, int]:
+    """The first decision of each round of an arena record (for "jump to a round")."""
+    session = _replay_session(rec, 0)
+    out = {"0": 0}
+    for k, a in enumerate(rec["actions"]):
+        session._apply(a)
+        out.setdefault(str(session.game.round), k + 1)
+    return out
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, state_dir: str | Path | None = None,
+          max_games: int = DEFAULT_MAX_GAMES) -> None:
+    """Run the web app with uvicorn until interrupted, printing its URL first."""
+    import uvicorn
+    folder = Path(state_dir) if state_dir is not None else default_state_dir()
+    app = build_app(folder, max_games)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    print(f"Electrify is served at http://{shown}:{port}/  (games kept in {folder}; Ctrl-C stops)", flush=True)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print("Served beyond this machine: every human seat has its own token link; share only "
+              "the link of the seat you give away.", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``electrify serve`` options (for the CLI's subcommand)."""
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--state-dir", default=None,
+                        help="folder of the kept games (default $XDG_DATA_HOME/electrify_env/games)")
+    parser.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES,
+                        help=f"games kept at once (default {DEFAULT_MAX_GAMES})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m electrify_env.play.web [--host H] [--port P] [--state-dir D] [--max-games N]``."""
+    parser = argparse.ArgumentParser(prog="electrify serve", description="play Electrify in the browser")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    if not 0 < args.port < 65536:
+        parser.error(f"argument --port: must be 1..65535, got {args.port}")
+    if args.max_games < 1:
+        parser.error(f"argument --max-games: must be at least 1, got {args.max_games}")
+    serve(args.host, args.port, args.state_dir, args.max_games)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,244 @@
+"""The web app's JSON API (electrify_env/play/web.py): games, moves, tokens, hidden information,
+persistence across a restart, bad requests, replays."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+from starlette.testclient import TestClient  # noqa: E402
+
+from electrify_env.engine import layout as L  # noqa: E402
+from electrify_env.play.web import build_app  # noqa: E402
+
+
+@pytest.fixture
+def app(tmp_path):
+    return build_app(tmp_path / "games", max_games=4)
+
+
+@pytest.fixture
+def client(app):
+    return TestClient(app)
+
+
+def _new(client, seats=("human", "greedy"), seed=0, **kw):
+    r = client.post("/api/games", json={"seats": list(seats), "seed": seed, **kw})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _forbidden(app, gid: str, seat: int) -> list[str]:
+    """Names of the cards that ``seat`` must not see now: other hands and the decks."""
+    g = app.state.store.games[gid].session.game
+    S, names = g.state, g.cards.face_names
+    out = []
+    for q in range(g.n_players):
+        if q == seat:
+            continue
+        pb = L.S_PLAYERS + q * L.P_SIZE
+        out += [names[int(S[pb + L.P_HAND + h])] for h in range(int(S[pb + L.P_HAND_N]))]
+    for d in range(L.N_DECKS):
+        out += [names[int(S[L.S_DECK + d * L.MAX_DECK + i])] for i in range(int(S[L.S_DECK_N + d]))]
+    return out
+
+
+def _check_no_hidden(app, gid: str, seat: int, answer: dict) -> None:
+    """No hidden information in an answer to ``seat`` (-1: a spectator)."""
+    session = app.state.store.games[gid].session
+    g = session.game
+    data = json.loads(json.dumps(answer))
+    state = data.get("state", data)
+    view = state["view"]
+    log = view.pop("log")
+    text = json.dumps(data if "state" not in data else {**data, "state": {**state, "view": view}})
+    for name in _forbidden(app, gid, seat):
+        assert name not in text, f"hidden card {name!r} in an answer to seat {seat}"
+    for q, p in enumerate(view["players"]):
+        if q != seat:
+            assert p["hand"] is None and p["plan"] is None
+        pb = L.S_PLAYERS + q * L.P_SIZE
+        if g.state[pb + L.P_CHOSEN] < 0:
+            assert p["chosen"] is None
+    expect = [e.to_dict(seat) for e in session.log][-len(log):] if log else []
+    assert log == expect
+    if seat != session.to_move:
+        assert view["options"] == []
+
+
+def test_page_static_and_meta(client):
+    assert "Electrify" in client.get("/").text
+    assert client.get("/static/app.js").status_code == 200
+    meta = client.get("/api/meta").json()
+    specs = [a["spec"] for a in meta["agents"]]
+    assert "greedy" in specs and "random" in specs and any(s.startswith("mcts") for s in specs)
+    assert "first_light" in [s["id"] for s in meta["scenarios"]] and "grid" in meta["tech_packs"]
+
+
+def test_play_a_game_with_no_hidden_information_in_any_answer(app, client):
+    new = _new(client, seats=("human", "greedy"), seed=11)
+    gid, tok = new["id"], new["tokens"]["0"]
+    assert set(new["tokens"]) == {"0"} and len(tok) >= 20 and len(gid) >= 10
+    _check_no_hidden(app, gid, 0, new["state"])
+    st = new["state"]
+    rng = np.random.default_rng(0)
+    answers = 0
+    while not st["view"]["is_over"]:
+        v = st["view"]
+        if v["human_to_move"]:
+            opts = v["options"]
+            o = opts[rng.integers(len(opts))] if rng.random() < 0.4 else opts[0]
+            r = client.post(f"/api/games/{gid}/move", json={"token": tok, "action": o["action"]})
+        else:
+            r = client.post(f"/api/games/{gid}/bot", json={"token": tok})
+        assert r.status_code == 200, r.text
+        _check_no_hidden(app, gid, 0, r.json())
+        st = r.json()["state"]
+        answers += 1
+        if answers % 25 == 0:    # the spectator's and the seat's GET answers too
+            spec = client.get(f"/api/games/{gid}").json()
+            assert spec["seat"] == -1
+            _check_no_hidden(app, gid, -1, spec)
+            _check_no_hidden(app, gid, 0, client.get(f"/api/games/{gid}?token={tok}").json())
+    g = app.state.store.games[gid].session.game
+    assert st["view"]["result"]["scores"] == [int(x) for x in g.scores()]
+    assert "<svg" in st["svg"] and 'data-place="' in st["svg"]
+    save = client.get(f"/api/games/{gid}/export?token={tok}")
+    assert save.status_code == 200 and save.json()["game"]["actions"] == g.history
+    games = client.get("/api/games").json()["games"]
+    assert [x["id"] for x in games] == [gid] and games[0]["over"] and "tokens" not in json.dumps(games)
+
+
+def test_tokens_guard_seats(app, client):
+    new = _new(client, seats=("human", "human"), seed=12)
+    gid, t0, t1 = new["id"], new["tokens"]["0"], new["tokens"]["1"]
+    act = new["state"]["view"]["options"][0]["action"]
+    for body, code in [({"action": act}, 403), ({"token": "forged", "action": act}, 403),
+                       ({"token": t1, "action": act}, 400)]:      # seat 1 is not on turn
+        r = client.post(f"/api/games/{gid}/move", json=body)
+        assert r.status_code == code and r.json()["error"]
+    assert client.post(f"/api/games/{gid}/bot", json={}).status_code == 403
+    assert client.get(f"/api/games/{gid}/export?token={t0}").status_code == 409
+    v1 = client.get(f"/api/games/{gid}?token={t1}").json()
+    assert v1["seat"] == 1 and v1["view"]["players"][0]["hand"] is None and v1["view"]["options"] == []
+    assert client.get(f"/api/games/{gid}", headers={"X-Token": t1}).json()["seat"] == 1
+    assert app.state.store.games[gid].session.log == []
+    r = client.post(f"/api/games/{gid}/move", json={"token": t0, "action": act})
+    assert r.status_code == 200 and r.json()["state"]["view"]["to_move"] == 1
+    hint = client.post(f"/api/games/{gid}/hint", json={"token": t1, "agent": "greedy"})
+    assert hint.status_code == 200 and hint.json()["hint"]["kind"] == "plan"
+    assert client.post(f"/api/games/{gid}/hint", json={"token": t0}).status_code == 403
+    undo = client.post(f"/api/games/{gid}/undo", json={"token": t0})
+    assert undo.status_code == 200 and undo.json()["undone"] == 1
+
+
+def test_bad_requests_change_nothing(app, client):
+    new = _new(client)
+    gid, tok = new["id"], new["tokens"]["0"]
+    before = app.state.store.games[gid].session.game.state.copy()
+    legal = {o["action"] for o in new["state"]["view"]["options"]}
+    illegal = next(a for a in range(L.N_ACTIONS) if a not in legal)
+    cases = [
+        ("post", f"/api/games/{gid}/move", {"token": tok, "action": illegal}, 409),
+        ("post", f"/api/games/{gid}/move", {"token": tok, "action": "x"}, 409),
+        ("post", f"/api/games/{gid}/move", {"token": tok, "action": 10 ** 30}, 409),
+        ("post", f"/api/games/{gid}/move", {"token": tok}, 400),
+        ("post", f"/api/games/{gid}/move", {"token": 5, "action": 0}, 400),
+        ("post", f"/api/games/{gid}/bot", {"token": tok}, 400),          # a person is on turn
+        ("post", f"/api/games/{gid}/undo", {"token": tok}, 400),         # nothing to undo
+        ("post", f"/api/games/{gid}/hint", {"token": tok, "agent": "nobody"}, 400),
+        ("post", "/api/games/nope/move", {"token": tok, "action": 1}, 404),
+        ("get", "/api/games/../../etc", None, 404),
+        ("post", "/api/games", {"seats": ["human", "grumpy"]}, 400),
+        ("post", "/api/games", {"seats": []}, 400),
+        ("post", "/api/games", {"seats": ["human", "greedy"], "seed": -1}, 400),
+        ("post", "/api/games", {"seats": ["human", "greedy"], "seed": "1"}, 400),
+        ("post", "/api/games", {"seats": ["human"], "scenario": "/etc/passwd"}, 400),
+        ("post", "/api/games", {"seats": ["human", "greedy"], "tech_packs": ["nope"]}, 400),
+        ("post", "/api/games", {"seats": ["human", "ppo:path=/tmp/x.zip"]}, 400),
+        ("post", "/api/games/import", {"save": {"format": "x"}}, 400),
+        ("post", "/api/replays", {"text": "{]"}, 400),
+        ("get", "/api/replays/nope?step=1", None, 404),
+    ]
+    for method, path, body, code in cases:
+        r = client.get(path) if method == "get" else client.post(path, json=body)
+        assert r.status_code == code, (path, body, r.status_code, r.text)
+        if r.headers.get("content-type", "").startswith("application/json"):
+            assert r.json()["error"] and "\n" not in r.json()["error"]
+    for raw in (b"{not json", b"[1, 2]", b"\xff\xfe"):
+        r = client.post(f"/api/games/{gid}/move", content=raw, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"]
+    r = client.post(f"/api/games/{gid}/move", content=b" " * (4 * 1024 * 1024 + 1))
+    assert r.status_code == 413
+    assert np.array_equal(app.state.store.games[gid].session.game.state, before)
+    assert len(app.state.store.games) == 1
+
+
+def test_games_persist_across_a_restart_and_are_bounded(tmp_path):
+    folder = tmp_path / "games"
+    app = build_app(folder, max_games=2)
+    c = TestClient(app)
+    new = _new(c, seed=3)
+    gid, tok = new["id"], new["tokens"]["0"]
+    c.post(f"/api/games/{gid}/move", json={"token": tok, "action": new["state"]["view"]["options"][1]["action"]})
+    view = c.get(f"/api/games/{gid}?token={tok}").json()["view"]
+    spectate = _new(c, seats=("greedy", "random"), seed=4)
+    assert spectate["tokens"] == {}
+    r = c.post("/api/games", json={"seats": ["human", "greedy"]})
+    assert r.status_code == 429 and "at most 2" in r.json()["error"]
+    # a restart: a new app over the same folder resumes both games
+    app2 = build_app(folder, max_games=2)
+    c2 = TestClient(app2)
+    assert c2.get(f"/api/games/{gid}?token={tok}").json()["view"] == view
+    sid = spectate["id"]
+    for _ in range(3):                          # a bot-only game needs no token
+        assert c2.post(f"/api/games/{sid}/bot", json={}).status_code == 200
+    while not app2.state.store.games[sid].session.is_over:
+        app2.state.store.games[sid].session.run_bots()
+    new3 = _new(c2, seed=5)                     # the finished game makes room
+    assert sid not in app2.state.store.games and new3["id"] in app2.state.store.games
+    assert not (folder / f"{sid}.json").exists()
+    (folder / "junk.json").write_text("{")
+    app3 = build_app(folder, max_games=2)
+    assert set(app3.state.store.games) == {gid, new3["id"]}
+    assert any("junk.json" in s for s in app3.state.store.skipped)
+
+
+def test_import_a_saved_session(client):
+    from electrify_env.play.session import PlaySession
+    s = PlaySession(seats=["human", "random"], seed=13)
+    s.play(s.options()[0].action)
+    s.run_bots()
+    r = client.post("/api/games/import", json={"save": s.to_dict()})
+    assert r.status_code == 200, r.text
+    st = r.json()["state"]
+    assert st["view"]["decisions"] == len(s.game.history) and st["seat"] == 0
+
+
+def test_replay_viewer_steps_through_an_arena_record(client):
+    from agents.arena import REPLAY_FORMAT, REPLAY_VERSION
+    from electrify_env.play.session import PlaySession
+    s = PlaySession(seats=["greedy", "random"], seed=14)
+    s.run_bots()
+    rec = {"format": REPLAY_FORMAT, "version": REPLAY_VERSION, "index": 5, "seed": 14, "n_players": 2,
+           "lineup": ["greedy", "random"], "actions": s.game.history,
+           "scores": [int(x) for x in s.game.scores()]}
+    other = dict(rec, index=4, actions=[])
+    text = json.dumps(other) + "\n" + json.dumps(rec) + "\n"
+    r = client.post("/api/replays", json={"text": text, "game": 5})
+    assert r.status_code == 200, r.text
+    info = r.json()
+    assert info["steps"] == len(s.game.history) and info["final_scores"] == rec["scores"]
+    assert info["rounds"]["12"] > info["rounds"]["1"] > 0
+    end = client.get(f"/api/replays/{info['id']}?step={info['steps']}").json()
+    assert end["view"]["is_over"] and end["view"]["result"]["scores"] == rec["scores"]
+    assert all(p["hand"] is None for p in end["view"]["players"])
+    mid = client.get(f"/api/replays/{info['id']}?step={info['rounds']['6']}").json()
+    assert mid["view"]["round"] == 6
+    assert client.get(f"/api/replays/{info['id']}?step=-1").status_code == 400
+    assert client.post("/api/replays", json={"text": text, "game": 9}).status_code == 404
+    bad = dict(rec, actions=[0] * 3)
+    assert client.post("/api/replays", json={"text": json.dumps(bad)}).status_code == 400

@@ -1,0 +1,136 @@
+"""The policy-value network of electrify's own trainer (:mod:`training.selfplay`) and its file.
+
+The network reads the part of the observation a game of ``n_players`` can fill
+(``obs_size(n_players)`` entries; the blocks of absent seats are always zero), then an MLP trunk
+shared by two heads: the action logits (``N_ACTIONS``; illegal ids are masked to ``-1e8``
+before the softmax, so the policy never puts mass on them) and the value.
+
+A saved policy is two files: ``NAME.pt`` (a torch ``state_dict`` and the architecture, loaded
+with ``weights_only=True``) and ``NAME.meta.json`` (:mod:`electrify_env.policy_meta`: observation
+version and size, action count, card-set hash, players or scenario, training steps, wall time,
+config).  :func:`load_policy` refuses a file saved for another observation layout or card set
+with a one-line :class:`~electrify_env.policy_meta.PolicyMismatchError`.
+
+>>> from training.net import load_policy
+>>> net, meta = load_policy("policies/electrify-2p.pt")      # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from electrify_env.engine.layout import N_ACTIONS
+from electrify_env.engine.observe import obs_size
+from electrify_env.policy_meta import (
+    PolicyMismatchError, check_compatible, load_policy_metadata, policy_metadata, save_policy_metadata,
+)
+
+ARCH = "mlp-v1"
+"""Architecture id stored in every saved file (a file of another architecture is refused)."""
+MASKED_LOGIT = -1e8
+"""Logit given to illegal actions (finite, so a row with one legal action stays well defined)."""
+ALGORITHM = "electrify PPO (training/selfplay.py)"
+
+
+class PolicyValueNet(nn.Module):
+    """MLP over the observation prefix of an ``n_players`` game, with policy and value heads.
+
+    Args:
+        n_players: 1 (solo) to 4; fixes the input width ``obs_size(n_players)``.
+        hidden: sizes of the shared hidden layers (ReLU).
+    """
+
+    def __init__(self, n_players: int, hidden: Sequence[int] = (256, 128)) -> None:
+        super().__init__()
+        if not 1 <= int(n_players) <= 4:
+            raise ValueError(f"n_players must be 1-4, got {n_players!r}")
+        if not hidden or any(int(h) <= 0 for h in hidden):
+            raise ValueError(f"hidden must be a non-empty list of positive sizes, got {list(hidden)!r}")
+        self.n_players = int(n_players)
+        self.hidden = [int(h) for h in hidden]
+        self.n_inputs = obs_size(self.n_players)
+        layers: list[nn.Module] = []
+        width = self.n_inputs
+        for h in self.hidden:
+            lin = nn.Linear(width, h)
+            nn.init.orthogonal_(lin.weight, np.sqrt(2))
+            nn.init.zeros_(lin.bias)
+            layers += [lin, nn.ReLU()]
+            width = h
+        self.trunk = nn.Sequential(*layers)
+        self.pi = nn.Linear(width, N_ACTIONS)
+        nn.init.orthogonal_(self.pi.weight, 0.01)   # a near-uniform first policy
+        nn.init.zeros_(self.pi.bias)
+        self.v = nn.Linear(width, 1)
+        nn.init.orthogonal_(self.v.weight, 1.0)
+        nn.init.zeros_(self.v.bias)
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``obs`` (B, >= n_inputs) float, ``mask`` (B, N_ACTIONS) bool -> (masked logits (B,
+        N_ACTIONS), values (B,))."""
+        h = self.trunk(obs[:, :self.n_inputs])
+        logits = self.pi(h).masked_fill(~mask, MASKED_LOGIT)
+        return logits, self.v(h).squeeze(-1)
+
+    def arch(self) -> dict:
+        """The architecture as saved in the policy file."""
+        return {"arch": ARCH, "n_players": self.n_players, "hidden": list(self.hidden)}
+
+    @torch.inference_mode()
+    def act(self, obs: np.ndarray, mask: np.ndarray, deterministic: bool = True,
+            generator: torch.Generator | None = None) -> np.ndarray:
+        """Actions for a batch: ``obs`` (B, >= n_inputs) float32, ``mask`` (B, N_ACTIONS) (any
+        dtype, nonzero = legal) -> (B,) int64 legal ids (most likely, or sampled)."""
+        o = torch.as_tensor(np.ascontiguousarray(obs[:, :self.n_inputs]), dtype=torch.float32)
+        m = torch.as_tensor(np.asarray(mask) != 0)
+        logits, _ = self(o, m)
+        if deterministic:
+            return logits.argmax(-1).numpy().astype(np.int64)
+        probs = torch.softmax(logits, -1)
+        return torch.multinomial(probs, 1, generator=generator).squeeze(-1).numpy().astype(np.int64)
+
+
+def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_id: str, **meta) -> Path:
+    """Write ``path`` (``.pt``: weights and architecture) and its ``.meta.json`` sidecar (layout
+    versions, card-set hash, env id, algorithm, ``meta``); returns the ``.pt`` path."""
+    p = Path(path)
+    if p.suffix != ".pt":
+        raise ValueError(f"a policy path must end in .pt, got {p}")
+    p.parent.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+    torch.save({"arch": net.arch(), "state_dict": state}, p)
+    meta.setdefault("n_players", net.n_players)
+    save_policy_metadata(p, policy_metadata(card_set_hash, env_id, algorithm=ALGORITHM,
+                                            arch=net.arch(), **meta))
+    return p
+
+
+def load_policy(path: str | Path, card_set_hash: str | None = None,
+                n_players: int | None = None) -> tuple[PolicyValueNet, dict]:
+    """Load a saved policy (in eval mode) and its metadata; refuse one saved for another layout,
+    card set (if ``card_set_hash`` is given) or mode of play (``n_players``) with a
+    PolicyMismatchError, and a missing or corrupt file with a ValueError naming it."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"policy file {p} does not exist or is not a file")
+    meta = load_policy_metadata(p)
+    check_compatible(meta, card_set_hash=card_set_hash, where=f"policy {p}", n_players=n_players)
+    try:
+        blob = torch.load(p, map_location="cpu", weights_only=True)
+        arch = blob["arch"]
+        if arch.get("arch") != ARCH:
+            raise PolicyMismatchError(f"policy {p} has architecture {arch.get('arch')!r}; this code "
+                                      f"reads {ARCH!r}")
+        net = PolicyValueNet(arch["n_players"], arch["hidden"])
+        net.load_state_dict(blob["state_dict"])
+    except PolicyMismatchError:
+        raise
+    except Exception as err:   # a corrupt file fails in many ways inside torch / zipfile
+        msg = " ".join(str(err).split())[:200]
+        raise ValueError(f"policy file {p} does not load ({err.__class__.__name__}: {msg})") from None
+    net.eval()
+    return net, meta
