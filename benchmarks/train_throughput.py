@@ -63,9 +63,8 @@ def own_rate(n_players: int, steps: int, overrides: dict) -> tuple[float, float]
     env0, done = tr.env_steps, 0
     t = time.perf_counter()
     while done < steps:
-        tr.collect()
+        done += tr.collect()
         tr.update()
-        done += tr.buf.size
     dt = time.perf_counter() - t
     return (tr.env_steps - env0) / dt, done / dt
 

@@ -70,7 +70,50 @@ def check_balance(outs: list[str], ns: dict) -> None:
     shutil.rmtree(ns["out"])   # the notebook wrote into a fresh temporary folder
 
 
-CHECKS = {"quickstart": check_quickstart, "balance": check_balance}
+def check_training(outs: list[str], ns: dict) -> None:
+    """training.ipynb: a tiny training run (imitation then PPO), its curve, an arena against
+    greedy and random, and the saved policy as an agent."""
+    from matplotlib.figure import Figure
+
+    from agents.arena import format_table
+    from training.net import load_policy
+
+    cfg, summary, out = ns["cfg"], ns["summary"], ns["out"]
+    assert len(outs) == 4
+    # 1: the trainer's log (baseline, one line per evaluation, done) and the summary line
+    lines = outs[0].splitlines()
+    assert lines[0].startswith("[baseline] greedy in the learner's seat: win_rate")
+    evals = [line for line in lines if line.startswith("[eval]")]
+    assert len(evals) == len(summary["curve"]) >= 3
+    assert evals[0].startswith("[eval] imitation") and evals[-1].startswith("[eval] rl")
+    assert lines[-1] == (f"{summary['decisions']:,} decisions trained, {summary['env_steps']:,} env steps, "
+                         f"{summary['wall_seconds']:.0f} s")
+    last = summary["curve"][-1]
+    assert last["rl_steps"] >= cfg.total_steps and last["imitation"] >= cfg.bc_steps
+    # 2: the curve, read back from curve.json: win rate and mean points against decisions
+    fig = ns["fig"]
+    assert isinstance(fig, Figure) and len(fig.axes) == 2 and outs[1] == ""
+    xs = list(fig.axes[0].lines[0].get_xdata())
+    assert xs == [p["decisions"] for p in summary["curve"]] == [p["decisions"] for p in ns["points"]]
+    assert list(fig.axes[0].lines[0].get_ydata()) == [p["win_rate"] for p in summary["curve"]]
+    # 3: the arena table: the policy against greedy and random, 20 games per pairing
+    arena = ns["arena"]["summary"]
+    assert outs[2] == format_table(arena) + "\n"
+    agents = {r["agent"]: r for r in arena["agents"]}
+    assert set(agents) == {f"net:path={ns['policy']}", "greedy", "random"}
+    assert all(r["games"] == 40 for r in agents.values()) and len(arena["pairings"]) == 3
+    assert sum(r["wins"] for r in agents.values()) == 60
+    # 4: the policy's metadata and the run's files
+    meta = ast.literal_eval(outs[3].splitlines()[0])
+    assert meta["env_id"] == "Electrify-v0" and meta["n_players"] == 2
+    net, full = load_policy(ns["policy"], n_players=2)
+    assert meta == {k: full[k] for k in meta} and net.hidden == cfg.hidden
+    assert ast.literal_eval(outs[3].splitlines()[1]) == ["checkpoint.pt", "curve.json", "curve.png",
+                                                         "policy.meta.json", "policy.pt"]
+    shutil.rmtree(out)   # the notebook trained into a fresh temporary folder
+
+
+CHECKS = {"quickstart": check_quickstart, "balance": check_balance, "training": check_training}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -26,7 +26,8 @@ from torch import nn
 from electrify_env.engine.layout import N_ACTIONS
 from electrify_env.engine.observe import obs_size
 from electrify_env.policy_meta import (
-    PolicyMismatchError, check_compatible, load_policy_metadata, policy_metadata, save_policy_metadata,
+    PolicyMismatchError, check_compatible, load_policy_metadata, policy_metadata, policy_players,
+    save_policy_metadata,
 )
 
 ARCH = "mlp-v1"
@@ -42,9 +43,11 @@ class PolicyValueNet(nn.Module):
     Args:
         n_players: 1 (solo) to 4; fixes the input width ``obs_size(n_players)``.
         hidden: sizes of the shared hidden layers (ReLU).
+        init: orthogonal initialisation (False: leave torch's default, for weights about to be
+            loaded; skips the QR decompositions, which dominate the load time).
     """
 
-    def __init__(self, n_players: int, hidden: Sequence[int] = (256, 128)) -> None:
+    def __init__(self, n_players: int, hidden: Sequence[int] = (256, 128), init: bool = True) -> None:
         super().__init__()
         if not 1 <= int(n_players) <= 4:
             raise ValueError(f"n_players must be 1-4, got {n_players!r}")
@@ -57,17 +60,19 @@ class PolicyValueNet(nn.Module):
         width = self.n_inputs
         for h in self.hidden:
             lin = nn.Linear(width, h)
-            nn.init.orthogonal_(lin.weight, np.sqrt(2))
-            nn.init.zeros_(lin.bias)
+            if init:
+                nn.init.orthogonal_(lin.weight, np.sqrt(2))
+                nn.init.zeros_(lin.bias)
             layers += [lin, nn.ReLU()]
             width = h
         self.trunk = nn.Sequential(*layers)
         self.pi = nn.Linear(width, N_ACTIONS)
-        nn.init.orthogonal_(self.pi.weight, 0.01)   # a near-uniform first policy
-        nn.init.zeros_(self.pi.bias)
         self.v = nn.Linear(width, 1)
-        nn.init.orthogonal_(self.v.weight, 1.0)
-        nn.init.zeros_(self.v.bias)
+        if init:
+            nn.init.orthogonal_(self.pi.weight, 0.01)   # a near-uniform first policy
+            nn.init.zeros_(self.pi.bias)
+            nn.init.orthogonal_(self.v.weight, 1.0)
+            nn.init.zeros_(self.v.bias)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``obs`` (B, >= n_inputs) float, ``mask`` (B, N_ACTIONS) bool -> (masked logits (B,
@@ -119,13 +124,17 @@ def load_policy(path: str | Path, card_set_hash: str | None = None,
         raise ValueError(f"policy file {p} does not exist or is not a file")
     meta = load_policy_metadata(p)
     check_compatible(meta, card_set_hash=card_set_hash, where=f"policy {p}", n_players=n_players)
+    trained = policy_players(meta)
+    if n_players is not None and trained not in (None, 1) and trained != n_players:
+        raise PolicyMismatchError(f"policy {p} was trained for {trained}-player games; it cannot play a "
+                                  f"{n_players}-player game")
     try:
         blob = torch.load(p, map_location="cpu", weights_only=True)
         arch = blob["arch"]
         if arch.get("arch") != ARCH:
             raise PolicyMismatchError(f"policy {p} has architecture {arch.get('arch')!r}; this code "
                                       f"reads {ARCH!r}")
-        net = PolicyValueNet(arch["n_players"], arch["hidden"])
+        net = PolicyValueNet(arch["n_players"], arch["hidden"], init=False)
         net.load_state_dict(blob["state_dict"])
     except PolicyMismatchError:
         raise

@@ -16,8 +16,10 @@ decision of whoever is to move in each.  ``electrify train CONFIG`` or
    reward is the change of the seat's potential (own points * ``points_scale``, or the margin over
    the best other player, or nothing) until the seat's next decision, plus ``win_bonus`` times
    the win reward (+1/k for each of k winners, -1 for the others; solo +1 when the target is
-   reached) at the end.  Advantages are GAE(lambda) along each stream; a stream still running at
-   the end of a rollout is bootstrapped with the value of its seat's current observation.
+   reached) at the end.  Advantages are GAE(lambda) along each stream.  At the end of a rollout
+   the last transition of a stream still running has no complete reward yet: it bootstraps the
+   stream (its value) and is carried into the next rollout, where the rest of its reward and
+   the game's outcome land on it.
 3. **Imitation warm start** (``bc_steps``): every seat played by greedy; the network learns
    greedy's choice (cross-entropy over the legal actions) and the discounted return (value
    head), each chunk of ``rollout`` decisions ``bc_epochs`` times.  Optionally (``kick_coef``)
@@ -234,11 +236,21 @@ class Buffer:
         self.size = 0
 
     def clear(self) -> None:
-        """Empty the buffer for the next rollout."""
-        self.rew[:self.size] = 0.0
-        self.done[:self.size] = 0.0
-        self.teacher[:self.size] = -1
-        self.size = 0
+        """Empty the buffer."""
+        self.carry(np.zeros(0, dtype=np.int64))
+
+    def carry(self, idx: np.ndarray) -> np.ndarray:
+        """Keep only the transitions ``idx`` (moved to the head, in order) for the next rollout;
+        returns their new indices."""
+        k = len(idx)
+        for arr in (self.obs, self.mask, self.act, self.teacher, self.logp, self.val, self.rew, self.done,
+                    self.stream):
+            arr[:k] = arr[idx]
+        self.rew[k:self.size] = 0.0
+        self.done[k:self.size] = 0.0
+        self.teacher[k:self.size] = -1
+        self.size = k
+        return np.arange(k)
 
 
 class Trainer:
@@ -284,6 +296,7 @@ class Trainer:
                            scen_fixed)
         self.last_idx[:] = -1
         self.pot_prev[:] = 0.0
+        self.buf.clear()
         for i in range(self.cfg.num_envs):
             self.assign(i)
 
@@ -311,13 +324,14 @@ class Trainer:
                 c[q] = CTRL_LEARNER
 
     # ---- one rollout ------------------------------------------------------------------------
-    def collect(self, teacher: bool = False, want_labels: bool = False) -> None:
+    def collect(self, teacher: bool = False, want_labels: bool = False) -> int:
         """Play until the buffer holds ``cfg.rollout`` learner decisions.  ``teacher``: the
         learner's seats are played by greedy (imitation data); ``want_labels``: record greedy's
-        choice on the learner's states (kickstarting)."""
+        choice on the learner's states (kickstarting).  Returns the learner decisions added
+        (the buffer also holds the transitions carried over from the last rollout)."""
         cfg, g, buf, n = self.cfg, self.games, self.buf, max(self.n, 1)
         assert g is not None
-        buf.clear()
+        start = buf.size
         rows_all = np.arange(cfg.num_envs)
         actions = np.empty(cfg.num_envs, dtype=np.int64)
         while buf.size < cfg.rollout:
@@ -372,6 +386,7 @@ class Trainer:
             self.env_steps += cfg.num_envs
             for i in ended:
                 self.finish_game(int(i), teacher)
+        return buf.size - start
 
     def finish_game(self, i: int, teacher: bool) -> None:
         """Close the learner streams of row i's finished game, update the league statistics and
@@ -400,45 +415,35 @@ class Trainer:
                 self.league.record(name, float(won[me]) / max(int(won[:n].sum()), 1))
         self.assign(i, teacher_all=teacher)
 
-    def bootstrap(self) -> np.ndarray:
-        """Close the rollout: add the reward accrued so far to each running stream's last
-        transition and return the value of each stream's current state (0 where none)."""
-        cfg, g, buf, n = self.cfg, self.games, self.buf, max(self.n, 1)
-        boot = np.zeros(self.n_streams)
-        live = np.flatnonzero(self.last_idx >= 0)
-        if live.size == 0:
-            return boot
-        rows, seats = live // n, live % n
-        pot = potential(cfg, g.points(), rows, seats, g.targets())
-        buf.rew[self.last_idx[live]] += pot - self.pot_prev[live]
-        self.pot_prev[live] = pot
-        self.last_idx[live] = -1
-        obs = np.zeros((live.size, OBS_SIZE), dtype=np.float32)
-        LG.observe_seats(g.States, g.T, g.FF, rows, seats, obs)
-        with torch.inference_mode():
-            h = self.acting.trunk(torch.from_numpy(obs[:, :self.net.n_inputs]))
-            boot[live] = self.acting.v(h).squeeze(-1).numpy()
-        return boot
-
     # ---- updates ----------------------------------------------------------------------------
     def update(self, imitation: bool = False) -> dict[str, float]:
         """One PPO (or imitation) update on the buffer; returns loss statistics."""
         cfg, buf = self.cfg, self.buf
-        P = buf.size
-        boot = self.bootstrap()
+        # The last transition of a stream still running has no complete reward yet: it stays
+        # out of this update and is carried into the next rollout, where the rest of its reward
+        # (and the game's outcome) lands on it.  Its value bootstraps the stream here.
+        live = np.flatnonzero(self.last_idx >= 0)
+        pending = self.last_idx[live]
+        boot = np.zeros(self.n_streams)
+        boot[live] = buf.val[pending]
+        keep = np.ones(buf.size, dtype=np.bool_)
+        keep[pending] = False
+        idx = np.flatnonzero(keep)
+        P = len(idx)
         adv = np.zeros(P)
         lam = 1.0 if imitation else cfg.gae_lambda
-        stream_gae(buf.rew[:P], buf.val[:P].astype(np.float64), buf.done[:P], buf.stream[:P], boot,
+        stream_gae(buf.rew[idx], buf.val[idx].astype(np.float64), buf.done[idx], buf.stream[idx], boot,
                    cfg.gamma, lam, adv)
-        ret = adv + buf.val[:P]
+        ret = adv + buf.val[idx]
         dev = self.device
-        t_obs = torch.from_numpy(buf.obs[:P]).to(dev)
-        t_mask = torch.from_numpy(buf.mask[:P]).to(dev)
-        t_act = torch.from_numpy(buf.act[:P]).to(dev)
-        t_logp = torch.from_numpy(buf.logp[:P]).to(dev)
+        t_obs = torch.from_numpy(buf.obs[idx]).to(dev)
+        t_mask = torch.from_numpy(buf.mask[idx]).to(dev)
+        t_act = torch.from_numpy(buf.act[idx]).to(dev)
+        t_logp = torch.from_numpy(buf.logp[idx]).to(dev)
         t_adv = torch.from_numpy(adv.astype(np.float32)).to(dev)
         t_ret = torch.from_numpy(ret.astype(np.float32)).to(dev)
-        t_teach = torch.from_numpy(buf.teacher[:P]).to(dev)
+        t_teach = torch.from_numpy(buf.teacher[idx]).to(dev)
+        self.last_idx[live] = buf.carry(pending)
         kick = 0.0
         if not imitation and cfg.kick_coef > 0:
             kick = cfg.kick_coef * max(0.0, 1.0 - self.steps / cfg.kick_steps)
@@ -496,11 +501,13 @@ class Trainer:
         return {k: v / max(nb, 1) for k, v in stats.items()} | {"kick_coef": kick, "samples": P}
 
     def set_lr(self) -> None:
-        """Linear decay of the step size over total_steps (when anneal_lr)."""
+        """The PPO step size: learning_rate, decayed linearly over total_steps when anneal_lr
+        (down to 2% of it)."""
+        lr = self.cfg.learning_rate
         if self.cfg.anneal_lr:
-            frac = max(0.0, 1.0 - self.steps / self.cfg.total_steps)
-            for group in self.opt.param_groups:
-                group["lr"] = self.cfg.learning_rate * max(frac, 0.02)
+            lr *= max(1.0 - self.steps / self.cfg.total_steps, 0.02)
+        for group in self.opt.param_groups:
+            group["lr"] = lr
 
     # ---- evaluation -------------------------------------------------------------------------
     def evaluate(self, net: PolicyValueNet | None = None) -> dict[str, Any]:
@@ -522,7 +529,7 @@ class Trainer:
 
     def save_policy(self, path: Path) -> Path:
         """Save the current network with its metadata."""
-        return save_policy(self.net.cpu() if self.device.type != "cpu" else self.net, path, self.cards.hash,
+        return save_policy(self.acting, path, self.cards.hash,
                            SOLO_ENV_ID if self.n == 1 else SEAT_ENV_ID, **self.meta())
 
     def save_checkpoint(self) -> None:
@@ -703,12 +710,12 @@ def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
         next_eval = tr.bc_done + cfg.eval_every
         while tr.bc_done < cfg.bc_steps:
             t0 = time.perf_counter()
-            tr.collect(teacher=True)
+            added = tr.collect(teacher=True)
             stats = tr.update(imitation=True)
-            tr.bc_done += tr.buf.size
+            tr.bc_done += added
             tr.train_seconds += time.perf_counter() - t0
             if bar is not None:
-                bar.update(tr.buf.size)
+                bar.update(added)
                 bar.set_postfix(phase="imitation", il=f"{stats['imitation_loss']:.3f}")
             if tr.bc_done >= next_eval or tr.bc_done >= cfg.bc_steps:
                 next_eval = tr.bc_done + cfg.eval_every
@@ -722,12 +729,12 @@ def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
     while tr.steps < cfg.total_steps:
         t0 = time.perf_counter()
         tr.set_lr()
-        tr.collect(want_labels=cfg.kick_coef > 0 and tr.steps < cfg.kick_steps)
+        added = tr.collect(want_labels=cfg.kick_coef > 0 and tr.steps < cfg.kick_steps)
         stats = tr.update()
-        tr.steps += tr.buf.size
+        tr.steps += added
         tr.train_seconds += time.perf_counter() - t0
         if bar is not None:
-            bar.update(tr.buf.size)
+            bar.update(added)
             wr = tr.league.win_rate.get("greedy")
             bar.set_postfix(phase="rl", ent=f"{stats['entropy']:.2f}",
                             **({"wr_greedy": f"{wr:.2f}"} if wr is not None else {}))

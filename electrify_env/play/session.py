@@ -2,7 +2,11 @@
 
 A :class:`PlaySession` wraps an :class:`electrify_env.Game` and gives every seat either to a
 person (``"human"``) or to an agent of the registry (``agents.make_agent`` specs such as
-``"greedy"``, ``"random"``, ``"mcts:iters=36:top_k=3:horizon=2"``, ``"ppo:path=...zip"``).
+``"greedy"``, ``"random"``, ``"mcts:iters=36:top_k=3:horizon=2"``, ``"trained"``,
+``"net:path=run/policy.pt"``).  A seat played by a trained policy loads it when the session is
+made, so a policy that does not fit the game (another player count, card set or layout) is
+refused then with a PlayError, not at its first move.  :func:`default_opponent` is the bot the
+UIs put in a seat nobody chose: ``trained`` where a shipped policy fits the game, else ``greedy``.
 
 API (stable; the web app :mod:`electrify_env.play.web` and the terminal UI use only this)::
 
@@ -56,6 +60,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+import numpy as np
+
 from ..engine import layout as L
 from ..game import Game
 from ..savefile import InvalidSaveError
@@ -63,12 +69,15 @@ from ..validation import IllegalActionError, InvalidArgumentError
 from .view import SPECTATOR, seat_view_dict
 
 __all__ = ["HUMAN", "LogEvent", "PlayError", "PlayOption", "PlaySession", "SeatError",
-           "SESSION_FORMAT", "SESSION_VERSION", "SPECTATOR", "IllegalActionError"]
+           "SESSION_FORMAT", "SESSION_VERSION", "SPECTATOR", "IllegalActionError",
+           "default_opponent", "shipped_policy_for"]
 
 HUMAN = "human"
+FALLBACK_OPPONENT = "greedy"
 SESSION_FORMAT = "electrify-play-session"
 SESSION_VERSION = 1
 _MOVE_SEED_MUL = 1_000_003
+_MAX_ADVISERS = 8          # hint agents kept per session
 
 
 class PlayError(InvalidArgumentError):
@@ -193,6 +202,46 @@ def _check_seats(seats: Sequence[str], n_players: int) -> list[str]:
     return out
 
 
+def shipped_policy_for(n_players: int, card_set_hash: str | None = None) -> Path | None:
+    """The shipped policy that ``trained`` plays in an ``n_players`` game (1 = solo), or None
+    when none is shipped or its metadata does not fit this engine, the card set
+    (``card_set_hash``; None: the base set) or the player count.  Reads only the metadata
+    sidecar, so it is cheap and imports no torch."""
+    from agents.trained import shipped_policy
+
+    from ..cards import load_card_set
+    from ..policy_meta import check_compatible, load_policy_metadata, policy_players
+    try:
+        path = shipped_policy(n_players)
+        meta = load_policy_metadata(path)
+        check_compatible(meta, card_set_hash=card_set_hash or load_card_set().hash, n_players=n_players)
+    except ValueError:          # AgentError (none shipped), PolicyMismatchError
+        return None
+    return path if policy_players(meta) in (None, n_players) else None
+
+
+def default_opponent(n_players: int, card_set_hash: str | None = None) -> str:
+    """The bot for a seat nobody chose in the UIs: ``"trained"`` when a shipped policy fits an
+    ``n_players`` game with the card set ``card_set_hash`` (None: the base set; see
+    :func:`shipped_policy_for`), else ``"greedy"``."""
+    return "trained" if shipped_policy_for(n_players, card_set_hash) is not None else FALLBACK_OPPONENT
+
+
+def _load_policies(game: Game, seats: Sequence[str], agents: Mapping[int, Any]) -> None:
+    """Load the network of every seat played by a trained policy now, so that one that does not
+    fit the game is refused (PlayError naming the seat) before the game starts."""
+    from agents import SeatView
+    from agents.trained import NetAgent
+    for i, agent in agents.items():
+        if isinstance(agent, NetAgent):
+            view = SeatView(i, game.n_players, np.zeros(L.N_ACTIONS, np.uint8), None, None,
+                            np.zeros(0, np.int64), game.cards.hash, len(game.history))
+            try:
+                agent._net(view)        # loads and checks the policy for this player count and card set
+            except ValueError as err:   # AgentError, PolicyMismatchError, a corrupt file
+                raise PlayError(f"seats[{i}] ({seats[i]}): {err}") from None
+
+
 class PlaySession:
     """A game with a person or a bot in every seat (see the module docstring for the API).
 
@@ -225,7 +274,16 @@ class PlaySession:
         from agents import make_agent
         self._game = game
         self._seats = seats
-        self._agents = {i: make_agent(s) for i, s in enumerate(seats) if s != HUMAN}
+        agents = {}
+        for i, spec in enumerate(seats):
+            if spec != HUMAN:
+                try:
+                    agents[i] = make_agent(spec)
+                except ValueError as err:   # an agent that cannot be built (a missing policy file)
+                    raise PlayError(f"seats[{i}]: {err}") from None
+        _load_policies(game, seats, agents)
+        self._agents = agents
+        self._advisers: dict[str, Any] = {}
         self._log = log
 
     # ---- state ---------------------------------------------------------------------------
@@ -326,7 +384,17 @@ class PlaySession:
         if self.is_over:
             raise PlayError("the game is over: no decision to make")
         cur = self._game.current_player
-        agent = make_agent(spec) if spec is not None else self._agents.get(cur)
+        if spec is not None:
+            # advisers are kept by spec: a policy loads once, not at every hint (each move
+            # reseeds the agent below, so a kept one plays as a new one would)
+            agent = self._advisers.get(spec)
+            if agent is None:
+                agent = make_agent(spec)
+                if len(self._advisers) >= _MAX_ADVISERS:
+                    self._advisers.pop(next(iter(self._advisers)))
+                self._advisers[spec] = agent
+        else:
+            agent = self._agents.get(cur)
         if agent is None:
             raise SeatError(f"seat {cur} is played by a person, not by a bot")
         agent.reset(seed=(self._game.seed * _MOVE_SEED_MUL + len(self._game.history)) % (2 ** 62))
@@ -435,8 +503,11 @@ class PlaySession:
         except PlayError as err:
             raise InvalidSaveError("seats", str(err)) from None
         s = object.__new__(cls)
-        s._init(Game(n_players=saved.n_players, seed=saved.seed, card_set=saved.cards,
-                     scenario=saved.scenario), seats, [])
+        try:
+            s._init(Game(n_players=saved.n_players, seed=saved.seed, card_set=saved.cards,
+                         scenario=saved.scenario), seats, [])
+        except PlayError as err:        # a seat's policy is gone or no longer fits
+            raise InvalidSaveError("seats", str(err)) from None
         for k, a in enumerate(saved.history):
             try:
                 s._apply(a)

@@ -10,7 +10,7 @@ after them; the player types a number.  Bot moves are printed one by one in plai
 are made.  The game model is :class:`~electrify_env.play.session.PlaySession`; this module only
 draws and reads commands.
 
-    electrify play                                     # you against greedy, 2 players
+    electrify play                                     # you against trained (or greedy), 2 players
     electrify play --opponents greedy,mcts --seed 7    # 3 players
     electrify play --humans 2 --opponents random       # two people hot-seat and a bot
     electrify play --solo first_light                  # a solo scenario, stars and challenges
@@ -36,7 +36,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from .session import HUMAN, SPECTATOR, LogEvent, PlayError, PlaySession
+from .session import HUMAN, SPECTATOR, LogEvent, PlayError, PlaySession, default_opponent
 
 __all__ = ["ArgumentProblem", "DESCRIPTION", "HELP", "add_arguments", "board", "build_parser",
            "decision_panel", "main", "numbered_options", "place_text", "play", "player_board",
@@ -569,16 +569,20 @@ def _ask(scr: _Screen, view: dict, options: list[dict], input_fn: Callable[[str]
 # ---------------------------------------------------------------------------------------------
 # the command line
 # ---------------------------------------------------------------------------------------------
-DESCRIPTION = ("Play Electrify in the terminal: against any registered agent (greedy, mcts, random, "
-               "a saved policy...), with friends at one keyboard (hot-seat), or a solo scenario.")
+DESCRIPTION = ("Play Electrify in the terminal: against any registered agent (the shipped trained "
+               "policies, greedy, mcts, random, a policy of your own with net:path=...), with friends "
+               "at one keyboard (hot-seat), or a solo scenario.")
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the options of ``electrify play`` to ``ap`` (the ``electrify`` command's sub-parser
     or :func:`build_parser`'s)."""
+    from agents import AGENTS
     ap.add_argument("--opponents", default=None, metavar="SPECS",
                     help="agent specs of the bots, comma-separated, one per seat after the people "
-                         "(default: greedy for every seat left); e.g. greedy,mcts:iters=64")
+                         "(default for every seat left: trained where a shipped policy fits the "
+                         "game, else greedy); any registered agent: " + ", ".join(AGENTS)
+                         + "; e.g. greedy,mcts:iters=64 or net:path=run/policy.pt")
     ap.add_argument("--players", type=int, default=None,
                     help="2-4 players (default: people + opponents, or 2)")
     ap.add_argument("--humans", type=int, default=None,
@@ -654,7 +658,19 @@ def _seats_from_args(args: argparse.Namespace) -> list[str]:
     if args.opponents is not None and args.players is not None and humans + len(opponents) != n:
         raise ArgumentProblem("--opponents", f"{n} players with {humans} person(s) need "
                                              f"{n - humans} opponent(s), got {len(opponents)}")
-    return [HUMAN] * humans + opponents + ["greedy"] * (n - humans - len(opponents))
+    fill = n - humans - len(opponents)
+    return [HUMAN] * humans + opponents + ([_default_bot(args, n)] * fill if fill else [])
+
+
+def _default_bot(args: argparse.Namespace, n_players: int) -> str:
+    """The bot of a seat no option names: ``trained`` where a shipped policy fits the game (its
+    player count and card set), else ``greedy`` (:func:`~electrify_env.play.session.default_opponent`)."""
+    from ..cards import load_card_set
+    try:
+        cards_hash = load_card_set(args.cards, _items(args.tech)).hash
+    except (OSError, ValueError):   # a bad --cards / --tech: PlaySession names the option later
+        return "greedy"
+    return default_opponent(n_players, cards_hash)
 
 
 def session_from_args(args: argparse.Namespace) -> PlaySession:
@@ -691,6 +707,8 @@ def session_from_args(args: argparse.Namespace) -> PlaySession:
     try:
         return PlaySession(n_players=len(seats), seats=seats, seed=seed, scenario=args.solo,
                            tech_packs=_items(args.tech), card_set=args.cards)
+    except PlayError as err:    # a bot that cannot play this game (a policy that does not fit)
+        raise ArgumentProblem("--seats" if args.seats is not None else "--opponents", str(err)) from None
     except ValueError as err:   # an unknown scenario, tech pack or card set
         raise ArgumentProblem(option, str(err)) from None
 

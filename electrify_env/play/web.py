@@ -14,12 +14,18 @@ Server rules:
 * games are kept in a folder (one JSON file each, written after every change), so a restart
   resumes them; at most ``max_games`` are kept (the oldest finished game makes room, else a
   new game is refused with 429);
+* bots are agents of the registry (``agents.AGENTS``): the page offers every registered agent
+  that needs no file, shipped ``trained*`` policies included as soon as their files exist, and
+  ``trained`` is the default opponent wherever a shipped policy fits; a spec from a client
+  never loads a file (``net:path=``, ``ppo:path=``, ``weights=`` are refused), and when served
+  beyond this machine (``--host``) only the offered specs are accepted;
 * a malformed or illegal request gets a 4xx answer ``{"error": "..."}`` and changes nothing.
 
 JSON API (every answer is JSON; ``token`` in the query string, the body, or ``X-Token``):
 
 =====================================  =========================================================
-``GET  /api/meta``                     agents, shipped policies, scenarios, tech packs, limits
+``GET  /api/meta``                     bots offered (registry names, shipped policies), the
+                                       default opponent per player count, scenarios, tech packs
 ``GET  /api/games``                    the games kept (id, seats, round, over)
 ``POST /api/games``                    new game ``{seats, seed, scenario, tech_packs}`` ->
                                        ``{id, tokens: {seat: token}, state}``
@@ -49,9 +55,9 @@ from typing import Any
 
 from ..validation import IllegalActionError
 from .board import build_scene, to_svg
-from .session import HUMAN, SPECTATOR, PlayError, PlaySession
+from .session import HUMAN, SPECTATOR, PlayError, PlaySession, default_opponent, shipped_policy_for
 
-__all__ = ["GameStore", "build_app", "serve", "main", "WEB_FORMAT", "DEFAULT_MAX_GAMES"]
+__all__ = ["GameStore", "bot_choices", "build_app", "serve", "main", "WEB_FORMAT", "DEFAULT_MAX_GAMES", "FAST_MCTS"]
 
 WEB_FORMAT = "electrify-web-game"
 WEB_VERSION = 1
@@ -60,7 +66,20 @@ MAX_REPLAYS = 16
 LOG_TAIL = 150                      # log events sent with a state (the page shows the latest)
 MAX_BODY = 4 * 1024 * 1024          # bytes of a request body (imports and replays are the big ones)
 STATIC = Path(__file__).resolve().parent / "static"
-REPO_ROOT = Path(__file__).resolve().parents[2]
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+FILE_PARAMS = ("path", "weights")   # agent parameters that name a file: never taken from a client
+FAST_MCTS = "mcts:iters=36:top_k=3:horizon=2"
+"""The arena's mcts, offered beside the plain ``mcts`` defaults."""
+BOT_DOCS = {
+    # time per move in PlaySession.step_bot, measured on 2 shared cores (mean per move; the
+    # most CPU time of one move, in 4-player games with both tech packs, the heaviest case):
+    # both within the 200 ms budget.  Most moves are not searched (one legal option, or a
+    # decision the search leaves to the greedy); the searched ones take tens of ms.
+    FAST_MCTS: "mcts at the arena's strength: 36 rollouts 2 rounds deep over the greedy's best 3 "
+               "(13-34 ms a move on average, at most 181 ms)",
+    "mcts": "mcts with its defaults: 48 rollouts 1 round deep over the greedy's best 5 "
+            "(5-23 ms a move on average, at most 167 ms)",
+}
 
 
 class WebError(Exception):
@@ -208,25 +227,78 @@ def _int_field(body: dict, name: str, lo: int | None = None, hi: int | None = No
     return v
 
 
-def _meta() -> dict[str, Any]:
+def bot_choices() -> list[dict[str, Any]]:
+    """The bots the page offers: every registered agent that needs no file (``ppo`` and ``net``
+    take a ``path`` and so come only from the command line, ``electrify play --opponents``)
+    and :data:`FAST_MCTS` beside ``mcts``.  Each entry is ``{spec, doc, players, tech_packs}``:
+    the player counts it can play (1 = solo; ``trained*`` only where a shipped policy fits,
+    :func:`~electrify_env.play.session.shipped_policy_for`) and whether it plays with tech packs
+    (a policy is trained on the base card set).  The registry is read again on every call, so a
+    policy shipped while the server runs appears without a restart."""
     from agents import AGENTS
+    from agents.registry import _register_shipped
+    from agents.trained import TrainedAgent
+    _register_shipped()     # register trained_* for policies that appeared since the import
+    out = []
+    for name, kind in list(AGENTS.items()):
+        if "path" in kind.params:
+            continue
+        if name == "mcts":
+            out.append({"spec": FAST_MCTS, "doc": BOT_DOCS[FAST_MCTS], "players": [1, 2, 3, 4],
+                        "tech_packs": True})
+        cls = kind.load()
+        if isinstance(cls, type) and issubclass(cls, TrainedAgent):
+            counts = [cls.players] if cls.players is not None else [1, 2, 3, 4]
+            players = [n for n in counts if shipped_policy_for(n) is not None]
+            if players:
+                out.append({"spec": name, "doc": kind.doc, "players": players, "tech_packs": False})
+            continue
+        out.append({"spec": name, "doc": BOT_DOCS.get(name, kind.doc), "players": [1, 2, 3, 4],
+                    "tech_packs": True})
+    return out
+
+
+def _meta() -> dict[str, Any]:
     from ..game import tech_pack_names
     from ..scenarios import list_scenarios, load_scenario
-    policies = sorted({str(p.relative_to(REPO_ROOT)) for pat in ("agents/policies/*.zip", "runs/*/policy.zip")
-                       for p in REPO_ROOT.glob(pat)})
     scen = []
     for sid in list_scenarios():
         s = load_scenario(sid)
         scen.append({"id": s.id, "name": s.name, "gears": s.gears, "target": s.target})
-    agents = [{"spec": name, "doc": kind.doc} for name, kind in AGENTS.items() if name != "ppo"]
-    agents[2:2] = [{"spec": "mcts:iters=36:top_k=3:horizon=2", "doc": "mcts at the arena's strength (~40 ms a move)"}]
-    agents += [{"spec": f"ppo:path={p}", "doc": "shipped MaskablePPO policy"} for p in policies]
-    return {"agents": agents, "scenarios": scen, "tech_packs": tech_pack_names(), "max_players": 4}
+    return {"agents": bot_choices(), "default_opponent": {str(n): default_opponent(n) for n in (1, 2, 3, 4)},
+            "scenarios": scen, "tech_packs": tech_pack_names(), "max_players": 4}
+
+
+def _check_client_spec(spec: Any, where: str, offered: set[str] | None) -> str:
+    """An agent spec sent by a client: registered, and loading no file (``path``, ``weights``:
+    paths from the network are never opened); on a public server (``offered`` given) one of
+    the specs the page offers.  WebError 400 naming ``where`` otherwise."""
+    from agents import AGENTS, parse_spec
+    if not isinstance(spec, str):
+        raise WebError(400, f"{where} must be 'human' or an agent spec, got {spec!r:.60}")
+    try:
+        parsed = parse_spec(spec)
+    except ValueError as err:
+        raise WebError(400, f"{where}: {err}") from None
+    files = sorted(set(parsed.params) & set(FILE_PARAMS))
+    if files or "path" in AGENTS[parsed.name].params:
+        raise WebError(400, f"{where}: {parsed.name!r} loads a file ({', '.join(files) or 'path'}); files "
+                            "cannot be chosen over the network (offer a policy as a shipped "
+                            "policy, or play it with electrify play --opponents)")
+    if offered is not None and parsed.text not in offered:
+        raise WebError(400, f"{where}: this server offers only {', '.join(sorted(offered))}; "
+                            f"got {parsed.text!r:.60}")
+    return parsed.text
 
 
 # ---- the app -------------------------------------------------------------------------------------
-def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_GAMES):
-    """The Starlette app, keeping its games in ``state_dir`` (None: in memory only)."""
+def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_GAMES, public: bool = False):
+    """The Starlette app, keeping its games in ``state_dir`` (None: in memory only).
+
+    Agent specs from clients (seats, hints, imported saves) never load a file (``path``,
+    ``weights``); with ``public`` (served beyond this machine, ``--host``) they must also be
+    one of the bots the page offers (:func:`bot_choices`), so nobody can ask for a search that
+    holds the server for minutes."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import FileResponse, JSONResponse
@@ -270,8 +342,16 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         return {"games": [r.summary() for r in sorted(store.games.values(), key=lambda r: -r.touched)],
                 "max_games": store.max_games}
 
+    def offered() -> set[str] | None:
+        return {a["spec"] for a in bot_choices()} if public else None
+
+    def check_seats(seats: list) -> list[str]:
+        allowed = offered()
+        return [HUMAN if s == HUMAN else _check_client_spec(s, f"seats[{i}]", allowed)
+                for i, s in enumerate(seats)]
+
     def new_game(request, body, token):
-        seats = body.get("seats", [HUMAN, "greedy"])
+        seats = body.get("seats", [HUMAN, default_opponent(2)])
         if not isinstance(seats, list) or not 1 <= len(seats) <= 4:
             raise WebError(400, "seats must be a list of 1 to 4 entries ('human' or an agent spec)")
         seed = _int_field(body, "seed", 0, 2 ** 62 - 1, default=0)
@@ -284,12 +364,7 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         from ..game import tech_pack_names
         if not isinstance(packs, list) or any(p not in tech_pack_names() for p in packs):
             raise WebError(400, f"tech_packs must be a list of {', '.join(tech_pack_names())}, got {packs!r:.60}")
-        for i, s in enumerate(seats):
-            if isinstance(s, str) and "path=" in s and not s.split("path=", 1)[1].split(":")[0] in \
-                    [a["spec"].split("path=", 1)[1] for a in _meta()["agents"] if "path=" in a["spec"]]:
-                raise WebError(400, f"seats[{i}]: only the shipped policies can be loaded over the network")
-            if isinstance(s, str) and "weights=" in s:
-                raise WebError(400, f"seats[{i}]: custom weight files cannot be loaded over the network")
+        seats = check_seats(seats)
         session = PlaySession(n_players=len(seats), seats=seats, seed=seed, scenario=scenario,
                               tech_packs=tuple(packs))
         rec = store.add(session)
@@ -300,8 +375,8 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         data = body.get("save")
         if not isinstance(data, dict):
             raise WebError(400, "save must be a saved session (a JSON object from PlaySession.to_dict)")
-        if any(isinstance(s, str) and ("path=" in s or "weights=" in s) for s in data.get("seats", []) or []):
-            raise WebError(400, "seats: agents that load files cannot be imported over the network")
+        if isinstance(data.get("seats"), list):
+            check_seats(data["seats"])
         session = PlaySession.from_dict(data)
         rec = store.add(session)
         seat = min(rec.tokens) if rec.tokens else SPECTATOR
@@ -350,10 +425,7 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
             seat = _seat_of(rec, token)
             if seat == SPECTATOR or seat != rec.session.to_move:
                 raise WebError(403, "token: a hint is for the seat on turn")
-            spec = body.get("agent", "greedy")
-            if not isinstance(spec, str) or "path=" in spec and spec not in [a["spec"] for a in _meta()["agents"]] \
-                    or "weights=" in spec:
-                raise WebError(400, f"agent must be a registered agent spec, got {spec!r:.60}")
+            spec = _check_client_spec(body.get("agent", "greedy"), "agent", offered())
             return {"hint": rec.session.hint(spec).to_dict(), "agent": spec}
 
     def export(request, body, token):
@@ -482,12 +554,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, state_dir: str | Path | Non
     """Run the web app with uvicorn until interrupted, printing its URL first."""
     import uvicorn
     folder = Path(state_dir) if state_dir is not None else default_state_dir()
-    app = build_app(folder, max_games)
+    public = host not in LOCAL_HOSTS
+    app = build_app(folder, max_games, public=public)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"Electrify is served at http://{shown}:{port}/  (games kept in {folder}; Ctrl-C stops)", flush=True)
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if public:
         print("Served beyond this machine: every human seat has its own token link; share only "
-              "the link of the seat you give away.", flush=True)
+              "the link of the seat you give away. Bots: only those the page offers.", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 

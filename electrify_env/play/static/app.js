@@ -25,23 +25,46 @@ function remember(id, tokens, seats) {
 }
 
 // ---- setup ------------------------------------------------------------------------------
+function packsChosen() { return document.querySelectorAll(".pack:checked").length > 0; }
+function botsFor(n, packs) {
+  // the bots that can play an n-player game (with tech packs or not): /api/meta says which
+  return META.agents.filter((a) => a.players.includes(n) && (a.tech_packs || !packs));
+}
+function defaultBot(n, packs) {
+  // the shipped trained policy where one fits the game, else greedy
+  const want = META.default_opponent[String(n)];
+  return botsFor(n, packs).some((a) => a.spec === want) ? want : "greedy";
+}
 function seatRows() {
   const n = parseInt($("players").value, 10);
+  const packs = packsChosen();
   $("scenario-label").hidden = n !== 1;
-  const box = $("seats"); box.innerHTML = "";
+  const box = $("seats");
+  const before = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.innerHTML = "";
+  const opts = [{ spec: "human", doc: "a person at this browser (hot-seat) or with the seat link" }].concat(botsFor(n, packs));
   for (let i = 0; i < n; i++) {
     const lab = document.createElement("label");
     lab.textContent = "Seat " + i + " ";
     const sel = document.createElement("select");
     sel.id = "seat-" + i;
-    const opts = [{ spec: "human", doc: "a person at this browser (hot-seat) or with the seat link" }].concat(META.agents);
     for (const a of opts) {
       const o = document.createElement("option"); o.value = a.spec; o.textContent = a.spec; o.title = a.doc;
       sel.appendChild(o);
     }
-    sel.value = i === 0 ? "human" : "greedy";
+    const keep = before[i] !== undefined && opts.some((a) => a.spec === before[i]);
+    sel.value = keep ? before[i] : (i === 0 ? "human" : defaultBot(n, packs));
     lab.appendChild(sel); box.appendChild(lab);
   }
+}
+function hintAgents(view) {
+  // the agents that can advise in this game (a policy only where it fits)
+  const sel = $("hint-agent"); const was = sel.value; sel.innerHTML = "";
+  const bots = botsFor(view.n_players, view.tech_packs.length > 0);
+  for (const a of bots) {
+    const o = document.createElement("option"); o.value = a.spec; o.textContent = a.spec; o.title = a.doc; sel.appendChild(o);
+  }
+  sel.value = bots.some((a) => a.spec === was) ? was : "greedy";
 }
 async function loadMeta() {
   META = await api("GET", "/api/meta");
@@ -52,12 +75,9 @@ async function loadMeta() {
   for (const p of META.tech_packs) {
     const lab = document.createElement("label");
     lab.innerHTML = `<input type="checkbox" class="pack" value="${p}"> tech pack ${p}`;
+    lab.querySelector("input").onchange = seatRows;
     $("packs").appendChild(lab);
   }
-  for (const a of META.agents) {
-    const o = document.createElement("option"); o.value = a.spec; o.textContent = a.spec; $("hint-agent").appendChild(o);
-  }
-  $("hint-agent").value = "greedy";
   seatRows();
 }
 async function listGames() {
@@ -119,8 +139,11 @@ async function refresh() {
   render(await api("GET", `/api/games/${G.id}` + (tok ? "?token=" + encodeURIComponent(tok) : "")));
 }
 function render(st) {
+  const first = !G.state || G.state.view.n_players !== st.view.n_players ||
+                G.state.view.tech_packs.length !== st.view.tech_packs.length;
   G.state = st; G.seat = st.seat;
   const v = st.view;
+  if (first) hintAgents(v);
   document.body.dataset.decisions = v.decisions;       // for tests and scripts: what is shown
   document.body.dataset.humanToMove = v.human_to_move && st.seat === v.to_move;
   $("board").innerHTML = st.svg;
@@ -239,7 +262,7 @@ async function route() {
   } else { clearTimeout(G.timer); show("setup"); listGames(); }
 }
 window.addEventListener("hashchange", route);
-$("players").onchange = seatRows;
+$("players").onchange = () => { $("seats").innerHTML = ""; seatRows(); };
 $("new-form").onsubmit = (ev) => {
   ev.preventDefault();
   const n = parseInt($("players").value, 10);
@@ -247,7 +270,8 @@ $("new-form").onsubmit = (ev) => {
 };
 $("spectate").onclick = () => {
   const n = parseInt($("players").value, 10);
-  startGame([...Array(n).keys()].map((i) => { const s = $("seat-" + i).value; return s === "human" ? "greedy" : s; }));
+  const bot = defaultBot(n, packsChosen());
+  startGame([...Array(n).keys()].map((i) => { const s = $("seat-" + i).value; return s === "human" ? bot : s; }));
 };
 $("nav-new").onclick = () => { location.hash = ""; show("setup"); listGames(); };
 $("nav-replay").onclick = () => { clearTimeout(G.timer); show("replay-setup"); };
