@@ -276,11 +276,14 @@ def test_save_and_load_policy_round_trip(tmp_path):
     assert meta_path(path).is_file()
     back, meta = load_policy(path, card_set_hash=CARDS.hash, n_players=2)
     assert not back.training and meta["n_players"] == 2 and meta["arch"] == net.arch()
-    for k, v in net.state_dict().items():
-        assert torch.equal(v, back.state_dict()[k]), k
+    for k, v in net.state_dict().items():   # stored as float16, loaded as float32
+        w = back.state_dict()[k]
+        assert w.dtype == torch.float32 and torch.equal(v.to(torch.float16).to(torch.float32), w), k
     obs, masks = positions(2, 300)
     a = net.act(obs, masks)
-    assert np.array_equal(a, back.act(obs, masks))
+    b = back.act(obs, masks)
+    assert np.mean(a == b) >= 0.98           # float16 weights change at most a near-tie here and there
+    assert np.array_equal(b, back.act(obs, masks))
     assert all(masks[i, a[i]] for i in range(len(a)))
     assert len(set(a.tolist())) > 5
     with pytest.raises(ValueError, match="must end in .pt"):

@@ -1,6 +1,15 @@
-"""PPO training on the Electrify environments (sb3-contrib MaskablePPO).
+"""Training on the Electrify environments.
 
-* :mod:`training.config` -- typed configs filled from ``configs/*.yaml``;
+electrify's own trainer (the one the shipped policies come from):
+
+* :mod:`training.selfplay` -- PPO with self-play and an opponent league (learner, past snapshots,
+  greedy, random), solo scenarios, imitation warm start of greedy and kickstarting;
+  ``electrify train configs/train_2p.yaml`` (``python -m training.selfplay CONFIG``);
+* :mod:`training.net` -- the policy-value network and its file format (``.pt`` + ``.meta.json``);
+* :mod:`training.config` -- typed configs filled from ``configs/*.yaml`` (``TrainConfig``).
+
+The sb3-contrib MaskablePPO baseline (kept for users who bring SB3):
+
 * :mod:`training.train_solo` -- ``python -m training.train_solo --config configs/ppo_solo.yaml``;
 * :mod:`training.train_seat` -- ``python -m training.train_seat --config configs/ppo_seat.yaml``;
 * :mod:`training.ppo` -- the shared MaskablePPO loop (curve, final comparison, saving);

@@ -5,8 +5,8 @@ The network reads the part of the observation a game of ``n_players`` can fill
 shared by two heads: the action logits (``N_ACTIONS``; illegal ids are masked to ``-1e8``
 before the softmax, so the policy never puts mass on them) and the value.
 
-A saved policy is two files: ``NAME.pt`` (a torch ``state_dict`` and the architecture, loaded
-with ``weights_only=True``) and ``NAME.meta.json`` (:mod:`electrify_env.policy_meta`: observation
+A saved policy is two files: ``NAME.pt`` (the architecture and a torch ``state_dict`` stored as
+float16, loaded as float32 with ``weights_only=True``) and ``NAME.meta.json`` (:mod:`electrify_env.policy_meta`: observation
 version and size, action count, card-set hash, players or scenario, training steps, wall time,
 config).  :func:`load_policy` refuses a file saved for another observation layout or card set
 with a one-line :class:`~electrify_env.policy_meta.PolicyMismatchError`.
@@ -106,8 +106,9 @@ def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_i
     if p.suffix != ".pt":
         raise ValueError(f"a policy path must end in .pt, got {p}")
     p.parent.mkdir(parents=True, exist_ok=True)
-    state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
-    torch.save({"arch": net.arch(), "state_dict": state}, p)
+    # weights as float16: a 4-player network (5,100 inputs) stays under 3 MB; loaded as float32
+    state = {k: v.detach().cpu().to(torch.float16) for k, v in net.state_dict().items()}
+    torch.save({"arch": net.arch(), "dtype": "float16", "state_dict": state}, p)
     meta.setdefault("n_players", net.n_players)
     save_policy_metadata(p, policy_metadata(card_set_hash, env_id, algorithm=ALGORITHM,
                                             arch=net.arch(), **meta))
@@ -135,7 +136,7 @@ def load_policy(path: str | Path, card_set_hash: str | None = None,
             raise PolicyMismatchError(f"policy {p} has architecture {arch.get('arch')!r}; this code "
                                       f"reads {ARCH!r}")
         net = PolicyValueNet(arch["n_players"], arch["hidden"], init=False)
-        net.load_state_dict(blob["state_dict"])
+        net.load_state_dict({k: v.to(torch.float32) for k, v in blob["state_dict"].items()})
     except PolicyMismatchError:
         raise
     except Exception as err:   # a corrupt file fails in many ways inside torch / zipfile
