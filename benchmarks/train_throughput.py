@@ -1,6 +1,6 @@
 """Training throughput, end to end (env steps plus network updates), side by side in one run.
 
-    python benchmarks/train_throughput.py [--steps 100000] [--sb3-steps 40000]
+    python benchmarks/train_throughput.py [--steps 100000] [--sb3-steps 40000] [--threads 1,2]
 
 Prints, on this machine, in one run (figures only, no assertion: machines here are shared):
 
@@ -14,17 +14,17 @@ Prints, on this machine, in one run (figures only, no assertion: machines here a
    decisions per second.
 
 Each figure is (decisions stepped) / (wall seconds of collecting + updating), after one warm-up
-update (numba compilation excluded).  The ratio of (2) over (1) is printed.  One torch thread.
+update (numba compilation excluded).  The ratio of (2) over (1) is printed.  Each line is measured
+with 1 and with 2 torch threads (``--threads``; the machine has 2 cores).
 """
 from __future__ import annotations
 
 import argparse
 import time
 
-import numpy as np
 
 
-def sb3_rate(steps: int) -> float:
+def sb3_rate(steps: int, threads: int = 1) -> float:
     """MaskablePPO decisions per second on solo first_light (configs/ppo_solo.yaml)."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -33,7 +33,7 @@ def sb3_rate(steps: int) -> float:
     from training.config import PPOSoloConfig, load_config
     from training.ppo import policy_kwargs
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     cfg = load_config("configs/ppo_solo.yaml", PPOSoloConfig)
     venv = ElectrifySB3VecEnv(num_envs=cfg.n_envs, mode="solo", scenario="first_light",
                               reward_mode=cfg.reward_mode)
@@ -70,22 +70,25 @@ def own_rate(n_players: int, steps: int, overrides: dict) -> tuple[float, float]
 
 
 def main(argv=None) -> int:
-    """Run the three measurements and print them with the ratio."""
+    """Run the measurements for each torch thread count and print them with the ratios."""
     import torch
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--steps", type=int, default=100_000, help="decisions for electrify's trainer")
     ap.add_argument("--sb3-steps", type=int, default=40_000, help="decisions for MaskablePPO")
+    ap.add_argument("--threads", default="1,2", help="torch thread counts to measure, comma-separated")
     args = ap.parse_args(argv)
-    torch.set_num_threads(1)
-    sb3 = sb3_rate(args.sb3_steps)
-    print(f"MaskablePPO (sb3-contrib), solo first_light:        {sb3:9,.0f} decisions/s (= env steps/s)")
-    solo_env, solo_dec = own_rate(1, args.steps, {"scenario": "first_light"})
-    print(f"electrify trainer, solo first_light:                {solo_env:9,.0f} decisions/s (= env steps/s)")
-    print(f"ratio electrify / MaskablePPO on the same task:     {solo_env / sb3:9.1f} x")
-    env2, dec2 = own_rate(2, args.steps, {})
-    print(f"electrify trainer, 2-player league self-play:       {env2:9,.0f} env steps/s "
-          f"({dec2:,.0f} learner decisions/s)")
+    for threads in [int(t) for t in args.threads.split(",") if t.strip()]:
+        torch.set_num_threads(threads)
+        print(f"-- torch threads: {threads}")
+        sb3 = sb3_rate(args.sb3_steps, threads)
+        print(f"MaskablePPO (sb3-contrib), solo first_light:        {sb3:9,.0f} decisions/s (= env steps/s)")
+        solo_env, _ = own_rate(1, args.steps, {"scenario": "first_light", "torch_threads": threads})
+        print(f"electrify trainer, solo first_light:                {solo_env:9,.0f} decisions/s (= env steps/s)")
+        print(f"ratio electrify / MaskablePPO on the same task:     {solo_env / sb3:9.1f} x")
+        env2, dec2 = own_rate(2, args.steps, {"torch_threads": threads})
+        print(f"electrify trainer, 2-player league self-play:       {env2:9,.0f} env steps/s "
+              f"({dec2:,.0f} learner decisions/s)")
     return 0
 
 

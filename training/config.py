@@ -379,7 +379,8 @@ class TrainConfig:
     num_envs: int = 256
     """Games stepped together (> 0)."""
     rollout: int = 16_384
-    """Learner decisions per PPO update (> 0; a rollout may overrun it by up to num_envs)."""
+    """New learner decisions per PPO update (> 0; a rollout may overrun it by up to num_envs, and the
+    running streams' last transitions, carried over from the previous rollout, come on top)."""
     minibatch: int = 4_096
     """Samples per gradient step (>= 2)."""
     epochs: int = 1

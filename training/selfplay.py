@@ -57,7 +57,7 @@ from electrify_env.envs._common import card_set_and_options, scenario_list, scen
 from electrify_env.validation import IllegalActionError
 
 from .config import ConfigError, TrainConfig, load_config, parse_overrides
-from .net import PolicyValueNet, load_policy, save_policy
+from .net import PolicyValueNet, save_policy
 
 CTRL_LEARNER = 0
 CTRL_GREEDY = 1
@@ -278,8 +278,10 @@ class Trainer:
         self.best: float = -math.inf
         self.train_seconds = 0.0
         self.out = Path(cfg.output_dir)
-        self.buf = Buffer(cfg.rollout + cfg.num_envs, self.net.n_inputs)
         self.n_streams = cfg.num_envs * max(self.n, 1)
+        # a rollout adds at least `rollout` decisions (overrunning by at most one step of the
+        # games) on top of the transitions carried over (at most one per stream)
+        self.buf = Buffer(cfg.rollout + cfg.num_envs + self.n_streams, self.net.n_inputs)
         self.last_idx = np.full(self.n_streams, -1, dtype=np.int64)
         self.pot_prev = np.zeros(self.n_streams)
         self.ctrl = np.zeros((cfg.num_envs, L.MAX_PLAYERS), dtype=np.int64)
@@ -334,7 +336,7 @@ class Trainer:
         start = buf.size
         rows_all = np.arange(cfg.num_envs)
         actions = np.empty(cfg.num_envs, dtype=np.int64)
-        while buf.size < cfg.rollout:
+        while buf.size - start < cfg.rollout:
             movers = g.movers
             ctrl = self.ctrl[rows_all, movers]
             lrn = np.flatnonzero(ctrl == CTRL_LEARNER)
