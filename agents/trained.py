@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 
 from electrify_env.policy_meta import check_compatible, load_policy_metadata, policy_players
 
@@ -59,7 +58,6 @@ class NetAgent(Agent):
             raise AgentError(f"agent 'net': policy file {self._fixed} does not exist or is not a file")
         self.meta = load_policy_metadata(self._fixed)
         check_compatible(self.meta, where=f"policy {self._fixed}")
-        self._checked: set[tuple[str, int]] = set()
         self._gen = None
 
     def _policy_path(self, n_players: int) -> Path:
@@ -97,11 +95,6 @@ class NetAgent(Agent):
         a = net.act(view.observation[None, :], view.mask[None, :], self.deterministic, gen)[0]
         return check_legal(view, int(a), f"{self.spec!r} ({self._paths[int(view.n_players)]})")
 
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray, n_players: int) -> np.ndarray:
-        """Batched actions (the arena's vector play and the trainer's evaluation)."""
-        view = SeatView(0, n_players, masks[0], observations[0], None, np.zeros(0, np.int64), "", 0)
-        return self._net(view).act(observations, masks, self.deterministic)
-
 
 class TrainedAgent(NetAgent):
     """Plays the shipped policy for the game's player count (``policies/``).
@@ -117,7 +110,7 @@ class TrainedAgent(NetAgent):
         Agent.__init__(self)
         v = check_params(self.name if self.players is None else type(self).name, deterministic=deterministic)
         self.deterministic = v["deterministic"]
-        self._nets, self._paths, self._checked, self._gen = {}, {}, set(), None
+        self._nets, self._paths, self._gen = {}, {}, None
         if self.players is not None:
             self._fixed = shipped_policy(self.players)
             self.meta = load_policy_metadata(self._fixed)

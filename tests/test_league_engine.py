@@ -14,32 +14,18 @@ from electrify_env.engine import layout as L
 from electrify_env.engine import league as LG
 from electrify_env.engine.batch import MAX_SEED, SALT_SCENARIO, next_seed, pick_index
 from electrify_env.engine.observe import OBS_SIZE, obs_size
-from electrify_env.envs._common import card_set_and_options, scenario_list, scenario_table, table_for
+from electrify_env.envs._common import card_set_and_options, scenario_list
+from training.selfplay import Games
 
 
-class Rows:
-    """``n`` league rows over the base card set, stepped with :func:`league_step` directly."""
+class Rows(Games):
+    """``n`` league rows over the base card set (the trainer's :class:`training.selfplay.Games`),
+    stepped with :func:`league_step` directly."""
 
     def __init__(self, n_players: int, seeds, scenarios=None, scen_fixed: int = -1) -> None:
-        self.n_players, self.scen_fixed = n_players, scen_fixed
-        cards, self.options = card_set_and_options(None, ())
-        self.T, self.FF = table_for(cards)
+        cards, options = card_set_and_options(None, ())
+        super().__init__(len(seeds), n_players, cards, options, scenarios, seeds, scen_fixed)
         self.scenarios = scenarios
-        self.SCS = scenario_table(scenarios if n_players == 1 else None)
-        n = len(seeds)
-        self.States = np.zeros((n, L.S_SIZE), dtype=np.int64)
-        self.obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
-        self.masks = np.zeros((n, L.N_ACTIONS), dtype=np.uint8)
-        self.movers = np.zeros(n, dtype=np.int64)
-        self.done = np.zeros(n, dtype=np.int64)
-        self.final_pts = np.zeros((n, L.MAX_PLAYERS), dtype=np.int64)
-        self.final_won = np.zeros((n, L.MAX_PLAYERS), dtype=np.int64)
-        self.final_seed = np.zeros(n, dtype=np.int64)
-        self.final_target = np.zeros(n, dtype=np.int64)
-        self.seeds = np.asarray(seeds, dtype=np.int64).copy()
-        self.scen = np.zeros(n, dtype=np.int64)
-        LG.league_reset(self.States, self.T, self.SCS, self.FF, n_players, self.options, scen_fixed,
-                        self.seeds, self.scen, self.obs, self.masks, self.movers)
 
     def step(self, actions) -> int:
         """league_step with one action per row; returns its result (-1 or the bad row)."""
