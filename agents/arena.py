@@ -9,8 +9,10 @@ tables, files and charts.
 
 Results are reproducible from the seed: every game's seed and every agent's seed derive from
 (seed, pairing, game) through ``numpy.random.SeedSequence``, each agent is reset before each game,
-and results are gathered in game order, so the output is the same for any ``jobs``.  (An
-``mcts:ms=...`` time budget is the exception: it depends on the machine's speed.)
+and results are gathered in game order, so the output is the same for any ``jobs`` and on either
+backend (``backend="ray"`` plays the games as Ray tasks, on a local Ray or a cluster:
+:mod:`electrify_env.parallel`).  (An ``mcts:ms=...`` time budget is the exception: it depends on
+the machine's speed.)
 
 Outputs (in ``out``): ``results.json`` (everything), ``agents.csv``, ``pairings.csv`` (or
 ``solo.csv``), ``games.jsonl`` (one line per game: seed, line-up, scores, actions: a replay file
@@ -26,8 +28,6 @@ import csv
 import itertools
 import json
 import math
-import multiprocessing as mp
-import os
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
@@ -68,13 +68,19 @@ class ArenaConfig:
         games: games per pairing (2 players), per line-up (3-4) or per agent and scenario (solo).
             Must be a multiple of the player count in multi-player play (whole seat rotations).
         seed: the master seed.
-        jobs: worker processes (1: play in this process).
+        jobs: worker processes (1: play in this process); with ``backend="ray"`` and no
+            ``address``, the CPUs of the local Ray it starts.
         solo: scenarios for solo play: ids, paths of scenario files (``.yaml``) or ``"all"``
             (None: multi-player play).
         tech_packs: shipped tech pack names to shuffle in.
         out: output folder (None: write nothing); checked (a writable folder, not a file)
             before any game is played.
         progress: show a tqdm progress bar.
+        backend: ``"local"`` (processes on this machine) or ``"ray"`` (Ray tasks; needs
+            ``pip install -e ".[ray]"``): :mod:`electrify_env.parallel`.  The results are the
+            same on both.
+        address: the Ray cluster to join (``HOST:6379`` or ``"auto"``); None starts a local Ray.
+            Only with ``backend="ray"``.
     """
 
     agents: list[str]
@@ -86,6 +92,8 @@ class ArenaConfig:
     tech_packs: list[str] = field(default_factory=list)
     out: str | None = "arena_out"
     progress: bool = True
+    backend: str = "local"
+    address: str | None = None
 
     def validate(self) -> None:
         """Raise ValueError / AgentError for a configuration that cannot run."""
@@ -107,8 +115,13 @@ class ArenaConfig:
 
 def check_run_fields(cfg) -> None:
     """The checks an arena and a balance report share: every agent spec parses, game and job
-    counts are positive, the seed is in range and a solo list is not empty (normalises
-    ``games``, ``jobs`` and ``seed`` in place)."""
+    counts are positive, the seed is in range, a solo list is not empty, and the backend is
+    known, its address fits it and Ray is installed where asked for
+    (:func:`electrify_env.parallel.check_backend`).  Normalises ``games``, ``jobs`` and
+    ``seed`` in place."""
+    from electrify_env.parallel import check_backend
+
+    check_backend(cfg.backend, cfg.address)
     for spec in cfg.agents:
         parse_spec(spec)
     cfg.games = check_count(cfg.games, "games")
@@ -222,36 +235,14 @@ def play_task(task: GameTask) -> dict:
     return rec
 
 
-def _worker_init() -> None:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    try:
-        import torch
-
-        torch.set_num_threads(1)
-    except ImportError:  # pragma: no cover
-        pass
-
-
 def play_tasks(tasks: list[GameTask], jobs: int = 1, progress: bool = True,
-               desc: str = "arena") -> list[dict]:
-    """Play every task (in ``jobs`` spawned processes when > 1); records in task order."""
-    from tqdm import tqdm
+               desc: str = "arena", backend: str = "local", address: str | None = None) -> list[dict]:
+    """Play every task with :func:`electrify_env.parallel.parallel_map` (``jobs`` workers on
+    ``backend``: spawned processes or Ray tasks); records in task order."""
+    from electrify_env.parallel import parallel_map
 
-    records: list[dict | None] = [None] * len(tasks)
-    bar = tqdm(total=len(tasks), desc=desc, unit="game", disable=not progress, smoothing=0.05)
-    if jobs == 1:
-        for t in tasks:
-            records[t.index] = play_task(t)
-            bar.update(1)
-    else:
-        ctx = mp.get_context("spawn")
-        chunk = max(1, min(8, len(tasks) // (jobs * 8) or 1))
-        with ctx.Pool(processes=jobs, initializer=_worker_init) as pool:
-            for rec in pool.imap_unordered(play_task, tasks, chunksize=chunk):
-                records[rec["index"]] = rec
-                bar.update(1)
-    bar.close()
-    return records  # type: ignore[return-value]
+    return parallel_map(play_task, tasks, jobs=jobs, backend=backend, address=address,
+                        progress=progress, desc=desc, unit="game")
 
 
 # ---- statistics ------------------------------------------------------------------------------
@@ -442,11 +433,23 @@ def write_chart(path: Path, summary: dict) -> None:
     plt.close(fig)
 
 
+RUN_PLACE_FIELDS = ("backend", "address")
+"""Configuration fields that say where the games ran, not what was played: they change no result,
+so ``results.json`` leaves them out and a Ray run writes the same file as a local one (timings
+aside: ``wall_seconds``, ``ms_per_move``, and each game record's ``seconds``)."""
+
+
+def config_record(cfg) -> dict:
+    """The configuration as ``results.json`` stores it: every field but
+    :data:`RUN_PLACE_FIELDS`."""
+    return {k: v for k, v in asdict(cfg).items() if k not in RUN_PLACE_FIELDS}
+
+
 def write_outputs(out: Path, cfg: ArenaConfig, summary: dict, records: list[dict], wall: float) -> list[Path]:
     """Write results.json, the CSV tables, games.jsonl and chart.png into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    res = {"config": asdict(cfg), "wall_seconds": round(wall, 2), **summary}
+    res = {"config": config_record(cfg), "wall_seconds": round(wall, 2), **summary}
     p = out / "results.json"
     p.write_text(json.dumps(res, indent=2))
     paths.append(p)
@@ -565,7 +568,8 @@ def run_arena(cfg: ArenaConfig) -> dict:
     out = check_out_folder(cfg.out) if cfg.out else None
     tasks, groups = make_tasks(cfg)
     t0 = time.time()
-    records = play_tasks(tasks, jobs=cfg.jobs, progress=cfg.progress)
+    records = play_tasks(tasks, jobs=cfg.jobs, progress=cfg.progress, backend=cfg.backend,
+                         address=cfg.address)
     wall = time.time() - t0
     summary = summarize(cfg, records, groups)
     files = write_outputs(out, cfg, summary, records, wall) if out is not None else []

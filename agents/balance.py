@@ -42,14 +42,17 @@ Outputs (in ``out``): ``results.json`` (configuration and every table), ``points
 ``sectors.csv``, ``length.csv``, ``games.jsonl`` (the arena's game records: replay files for
 ``electrify replay``) and the plots ``points.png``, ``seats.png``, ``matchups.png``,
 ``cards.png``, ``sectors.png``, ``length.png`` (each where it has something to show).
+
+Games run in this process, in ``jobs`` spawned processes or as Ray tasks (``backend="ray"``,
+:mod:`electrify_env.parallel`); every file is the same on each (timings aside:
+``wall_seconds`` and each game record's ``seconds``).
 """
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
 import statistics
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -95,12 +98,17 @@ class BalanceConfig:
         games: games per line-up (per pairing with 2 players; per agent and scenario in solo
             play); a multiple of ``players`` where the line-up is rotated (not a mirror).
         seed: the master seed; every game and agent seed derives from it.
-        jobs: worker processes (1: play in this process).
+        jobs: worker processes (1: play in this process); with ``backend="ray"`` and no
+            ``address``, the CPUs of the local Ray it starts.
         cards: card-set YAML (None: the shipped base set).
         tech_packs: tech pack names or files to shuffle in.
         solo: scenario ids, scenario files or ``"all"`` for solo play (None: multi-player).
         out: output folder (None: write nothing), checked before any game is played.
         progress: show a tqdm progress bar.
+        backend: ``"local"`` or ``"ray"`` (Ray tasks, :mod:`electrify_env.parallel`); the report
+            is the same on both.
+        address: the Ray cluster to join (``HOST:6379`` or ``"auto"``; None starts a local Ray).
+            Only with ``backend="ray"``.
     """
 
     agents: list[str]
@@ -113,6 +121,8 @@ class BalanceConfig:
     solo: list[str] | None = None
     out: str | None = "balance_out"
     progress: bool = True
+    backend: str = "local"
+    address: str | None = None
 
     def validate(self) -> None:
         """Check everything that can be checked without playing; raise InvalidArgumentError
@@ -297,25 +307,14 @@ def read_game(record: dict, cards: "CardSet | str | None" = None) -> dict:
             "offered": offered, "bought": bought, "free": free, "faces": faces}
 
 
-def play_games(tasks: list[BalanceTask], jobs: int = 1, progress: bool = True) -> list[dict]:
-    """Play every task (in ``jobs`` spawned processes when > 1); records in task order."""
-    from tqdm import tqdm
+def play_games(tasks: list[BalanceTask], jobs: int = 1, progress: bool = True,
+               backend: str = "local", address: str | None = None) -> list[dict]:
+    """Play every task with :func:`electrify_env.parallel.parallel_map` (``jobs`` workers on
+    ``backend``: spawned processes or Ray tasks); records in task order."""
+    from electrify_env.parallel import parallel_map
 
-    records: list[dict | None] = [None] * len(tasks)
-    bar = tqdm(total=len(tasks), desc="balance", unit="game", disable=not progress, smoothing=0.05)
-    if jobs == 1:
-        for t in tasks:
-            records[t.game.index] = play_game(t)
-            bar.update(1)
-    else:
-        ctx = mp.get_context("spawn")
-        chunk = max(1, min(8, len(tasks) // (jobs * 8) or 1))
-        with ctx.Pool(processes=jobs, initializer=A._worker_init) as pool:
-            for rec in pool.imap_unordered(play_game, tasks, chunksize=chunk):
-                records[rec["index"]] = rec
-                bar.update(1)
-    bar.close()
-    return records  # type: ignore[return-value]
+    return parallel_map(play_game, tasks, jobs=jobs, backend=backend, address=address,
+                        progress=progress, desc="balance", unit="game")
 
 
 # ---- statistics -------------------------------------------------------------------------------
@@ -744,7 +743,7 @@ def write_outputs(out: Path, cfg: BalanceConfig, summary: dict, records: list[di
     """Write results.json, the CSV tables, games.jsonl and the PNG plots into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     p = out / "results.json"
-    p.write_text(json.dumps({"config": asdict(cfg), "wall_seconds": round(wall, 2), **summary}, indent=2))
+    p.write_text(json.dumps({"config": A.config_record(cfg), "wall_seconds": round(wall, 2), **summary}, indent=2))
     paths = [p]
     for key in ("points", "seats", "matchups", "agents", "solo", "cards", "sectors", "length"):
         if summary.get(key):
@@ -797,7 +796,8 @@ def run_balance(cfg: BalanceConfig) -> dict:
     out = check_out_folder(cfg.out) if cfg.out else None
     tasks, groups = make_tasks(cfg)
     t0 = time.time()
-    records = play_games(tasks, jobs=cfg.jobs, progress=cfg.progress)
+    records = play_games(tasks, jobs=cfg.jobs, progress=cfg.progress, backend=cfg.backend,
+                         address=cfg.address)
     wall = time.time() - t0
     summary = summarize(cfg, records, groups)
     files = write_outputs(out, cfg, summary, records, wall) if out is not None else []

@@ -124,13 +124,22 @@ def save_replay(record: dict, path: str | Path) -> Path:
 
 
 def new_game(record: dict):
-    """The game of ``record`` at its start (same seed, players, scenario and tech packs)."""
+    """The game of ``record`` at its start (same seed, players, scenario, card-set file and tech
+    packs)."""
     from electrify_env.game import Game
 
-    if record.get("scenario"):
-        g = Game(seed=record["seed"], scenario=record["scenario"], tech_packs=record.get("tech_packs", []))
-    else:
-        g = Game(n_players=record["n_players"], seed=record["seed"], tech_packs=record.get("tech_packs", []))
+    cards = record.get("card_set")      # a card-set file the game was played with (None: the base set)
+    try:
+        if record.get("scenario"):
+            g = Game(seed=record["seed"], scenario=record["scenario"], card_set=cards,
+                     tech_packs=record.get("tech_packs", []))
+        else:
+            g = Game(n_players=record["n_players"], seed=record["seed"], card_set=cards,
+                     tech_packs=record.get("tech_packs", []))
+    except (OSError, ValueError) as err:
+        if cards is None:
+            raise
+        raise ReplayError(f"card_set: {cards}: {err}") from None
     if record.get("card_set_hash") and g.cards.hash != record["card_set_hash"]:
         raise ReplayError("the card set differs from the one the game was played with "
                           f"(hash {g.cards.hash[:12]} != {record['card_set_hash'][:12]})")

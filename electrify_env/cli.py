@@ -18,9 +18,15 @@
     electrify agents                         list the agents (shipped policies too)
     electrify train configs/train_2p.yaml [--set total_steps=200000]
                                              train a policy (self-play league, or solo)
+    electrify train --backend rllib configs/rllib_2p.yaml [--set iterations=5]
+                                             multi-agent PPO on Ray RLlib (self-play)
     electrify balance --agents greedy --players 4 --games 1600 --seed 5 --jobs 2
                                              balance report: points by source, seat fairness,
                                              match-ups, card purchases, sectors, game length
+    electrify arena ... --backend ray [--address HEAD:6379]
+                                             (and balance, teacher-data) games as Ray tasks
+    electrify teacher-data --agent mcts:iters=36:top_k=3:horizon=2 --players 2 --games 200 --out t.jsonl
+                                             search-agent games for imitation (replays)
 
 Player counts (2-4), game counts (positive) and seeds (0..2**62-1) are checked with the same
 functions as ``Game`` and the environments (:mod:`electrify_env.validation`) before a command
@@ -128,10 +134,11 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                       games=args.games, seed=args.seed, jobs=args.jobs,
                       solo=None if args.solo is None else _items(args.solo),
                       tech_packs=_items(args.tech),
-                      out=None if args.out == "-" else args.out, progress=not args.quiet)
+                      out=None if args.out == "-" else args.out, progress=not args.quiet,
+                      backend=args.backend, address=args.address)
     res = run_arena(cfg)
     print(format_table(res["summary"]))
-    print(f"\n{len(res['records'])} games in {res['wall_seconds']:.1f} s (seed {cfg.seed}, jobs {cfg.jobs})")
+    print(f"\n{len(res['records'])} games in {res['wall_seconds']:.1f} s (seed {cfg.seed}, {_where(cfg)})")
     for f in res["files"]:
         print(f"wrote {f}")
     return 0
@@ -144,13 +151,46 @@ def _cmd_balance(args: argparse.Namespace) -> int:
     cfg = BalanceConfig(agents=_items(args.agents), players=args.players, games=args.games,
                         seed=args.seed, jobs=args.jobs, cards=args.cards, tech_packs=_items(args.tech),
                         solo=None if args.solo is None else _items(args.solo),
-                        out=None if args.out == "-" else args.out, progress=not args.quiet)
+                        out=None if args.out == "-" else args.out, progress=not args.quiet,
+                        backend=args.backend, address=args.address)
     res = run_balance(cfg)
     print(format_report(res["summary"]))
-    print(f"\n{len(res['records'])} games in {res['wall_seconds']:.1f} s (seed {cfg.seed}, jobs {cfg.jobs})")
+    print(f"\n{len(res['records'])} games in {res['wall_seconds']:.1f} s (seed {cfg.seed}, {_where(cfg)})")
     for f in res["files"]:
         print(f"wrote {f}")
     return 0
+
+
+def _where(cfg) -> str:
+    """Where a run's games were played, for its closing line: ``jobs 2`` or ``ray, jobs 2``
+    or ``ray at HOST:6379``."""
+    if cfg.backend != "ray":
+        return f"jobs {cfg.jobs}"
+    return f"ray at {cfg.address}" if cfg.address else f"ray, jobs {cfg.jobs}"
+
+
+def _cmd_teacher_data(args: argparse.Namespace) -> int:
+    from training.teacher import TeacherConfig, format_summary, run_teacher
+
+    # run_teacher checks everything (agent, card set, tech packs, scenarios, --out) before playing
+    cfg = TeacherConfig(agent=args.agent, players=args.players, games=args.games, seed=args.seed,
+                        jobs=args.jobs, solo=None if args.solo is None else _items(args.solo),
+                        cards=args.cards, tech_packs=_items(args.tech), out=args.out,
+                        progress=not args.quiet, backend=args.backend, address=args.address)
+    res = run_teacher(cfg)
+    print(format_summary(res["header"], res["records"]))
+    print(f"{len(res['records'])} games in {res['wall_seconds']:.1f} s (seed {cfg.seed}, {_where(cfg)})")
+    print(f"wrote {res['file']}")
+    return 0
+
+
+def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address`` (arena, balance, teacher-data)."""
+    parser.add_argument("--backend", default="local", choices=("local", "ray"),
+                        help="local: --jobs processes here; ray: Ray tasks (pip install -e \".[ray]\")")
+    parser.add_argument("--address", default=None, metavar="ADDR",
+                        help="with --backend ray: join this Ray cluster (HEAD:6379 or auto); "
+                             "default: start a local Ray with --jobs CPUs")
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -169,7 +209,10 @@ def _cmd_agents(args: argparse.Namespace) -> int:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    from training.selfplay import main as train_main
+    if args.backend == "rllib":   # training.rllib_selfplay imports ray only once the config is read
+        from training.rllib_selfplay import main as train_main
+    else:
+        from training.selfplay import main as train_main
 
     return train_main(([args.config] if args.config else []) + [f"--set={x}" for x in args.set])
 
@@ -232,6 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--out", default="arena_out",
                     help="output folder, checked before the games run ('-': write nothing)")
     ar.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_backend_arguments(ar)
     ar.set_defaults(func=_cmd_arena)
     bal = sub.add_parser("balance", help="balance report: points by source, seats, match-ups, cards, "
                                          "sectors, game length")
@@ -250,7 +294,26 @@ def build_parser() -> argparse.ArgumentParser:
     bal.add_argument("--out", default="balance_out",
                      help="output folder, checked before the games run ('-': write nothing)")
     bal.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_backend_arguments(bal)
     bal.set_defaults(func=_cmd_balance)
+    td = sub.add_parser("teacher-data", help="games of a search agent as imitation data (replays; "
+                                             "training/teacher.py)")
+    td.add_argument("--agent", default="mcts:iters=36:top_k=3:horizon=2",
+                    help="one agent spec; every seat plays a copy (default mcts:iters=36:top_k=3:horizon=2)")
+    td.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
+    td.add_argument("--games", type=int, default=100, help="games to play (per scenario with --solo)")
+    td.add_argument("--seed", type=int, default=0)
+    td.add_argument("--jobs", type=int, default=1, help="worker processes")
+    td.add_argument("--solo", default=None,
+                    help="solo scenarios, comma-separated: ids, scenario files (.yaml) or 'all'")
+    td.add_argument("--cards", default=None, help="card-set YAML (default: configs/cards/base.yaml)")
+    td.add_argument("--tech", default=None, help="tech packs, comma-separated (grid,market)")
+    td.add_argument("--out", default="teacher.jsonl",
+                    help="the .jsonl file to write (header + one game record per line; "
+                         "electrify replay reads it), checked before the games run")
+    td.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_backend_arguments(td)
+    td.set_defaults(func=_cmd_teacher_data)
     from .play.terminal import DESCRIPTION as PLAY_DESCRIPTION, add_arguments as play_arguments
     from .play.web import add_arguments as serve_arguments
 
@@ -264,8 +327,13 @@ def build_parser() -> argparse.ArgumentParser:
     ag = sub.add_parser("agents", help="list the registered agents (shipped policies too) and their parameters")
     ag.set_defaults(func=_cmd_agents)
     tr = sub.add_parser("train", help="train a policy: PPO with self-play and an opponent league, or solo "
-                                      "(training/selfplay.py; configs/train_*.yaml)")
-    tr.add_argument("config", nargs="?", default=None, help="YAML file filling training.config.TrainConfig")
+                                      "(training/selfplay.py; configs/train_*.yaml); or multi-agent PPO "
+                                      "on Ray RLlib (--backend rllib; configs/rllib_2p.yaml)")
+    tr.add_argument("config", nargs="?", default=None,
+                    help="YAML file filling training.config.TrainConfig (--backend rllib: RLlibConfig)")
+    tr.add_argument("--backend", default="local", choices=("local", "rllib"),
+                    help="local: electrify's own trainer (training/selfplay.py); rllib: multi-agent PPO on "
+                         "Ray RLlib (training/rllib_selfplay.py; pip install -e \".[ray]\")")
     tr.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                     help="override a config field (YAML value), e.g. --set total_steps=200000")
     tr.set_defaults(func=_cmd_train)
@@ -319,12 +387,19 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise _ArgumentProblem("--port", f"must be 1..65535, got {args.port}")
         if args.max_games < 1:
             raise _ArgumentProblem("--max-games", f"must be at least 1, got {args.max_games}")
-    elif cmd in ("arena", "balance"):
+    elif cmd in ("arena", "balance", "teacher-data"):
+        from .parallel import check_backend
+
         check("--games", check_count, args.games, "games")
         check("--seed", check_seed, args.seed)
         check("--jobs", check_count, args.jobs, "jobs")
         if args.solo is None:
             check("--players", check_players, args.players)
+        if args.address is not None and args.backend != "ray":
+            raise _ArgumentProblem("--address", "only --backend ray joins a cluster; add --backend ray")
+        check("--backend", check_backend, args.backend)
+        if args.address is not None:
+            check("--address", check_backend, args.backend, args.address)
 
 
 class _ArgumentProblem(Exception):

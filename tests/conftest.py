@@ -37,3 +37,29 @@ def register_fuzz_profiles() -> str:
 
 if settings is not None:
     register_fuzz_profiles()
+
+
+# ---- Ray (issue 12): one local Ray per test session, shared by every Ray test ---------------
+RAY_TEST_CPUS = 2
+RAY_OBJECT_STORE_BYTES = 200 * 1024 * 1024
+
+try:
+    import pytest
+except ImportError:  # pragma: no cover
+    pytest = None
+
+if pytest is not None:
+    @pytest.fixture(scope="session")
+    def ray_local():
+        """A local Ray with 2 CPUs and a 200 MB object store, started once for the test session
+        (skips the test where ``ray`` is not installed: the default venv; ``.ci/run`` runs the Ray
+        tests in a second venv with the ``[ray]`` extra) and shut down at its end."""
+        ray = pytest.importorskip("ray")
+        if ray.is_initialized():
+            ray.shutdown()
+        ray.init(num_cpus=RAY_TEST_CPUS, object_store_memory=RAY_OBJECT_STORE_BYTES,
+                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+        try:
+            yield ray
+        finally:
+            ray.shutdown()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -154,3 +155,21 @@ def test_greedy_beats_random_in_the_arena():
     res = run_arena(ArenaConfig(agents=["greedy", "random"], games=200, seed=1, jobs=2, out=None,
                                 progress=False))
     assert res["summary"]["pairings"][0]["win_rate"] >= 0.95
+
+
+def test_replay_of_a_game_on_a_card_set_file(tmp_path):
+    """A game played on another card set (balance ``--cards``) replays on that card set."""
+    from agents.arena import GameTask, play_task
+
+    base = Path(__file__).resolve().parents[1] / "configs" / "cards" / "base.yaml"
+    text = base.read_text()
+    edit = "{id: D1a, level: 1, requires: {0: 2}, basic: [{kind: points, value: 2}]"
+    assert edit in text
+    cards = tmp_path / "my_cards.yaml"
+    cards.write_text(text.replace(edit, edit.replace("value: 2", "value: 3")))
+    rec = play_task(GameTask(0, 0, ("greedy", "random"), 3, (1, 2), None, (), str(cards)))
+    g = replay_game(rec)
+    assert g.is_terminal and list(g.scores()) == rec["scores"] and g.cards.hash == rec["card_set_hash"]
+    cards.unlink()
+    with pytest.raises(ReplayError, match="card_set"):
+        replay_game(rec)

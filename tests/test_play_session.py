@@ -188,3 +188,21 @@ def test_solo_session():
     bots = PlaySession(scenario="first_light", seats=["greedy"], seed=10)
     bots.run_bots()
     assert bots.is_over and bots.view(SPECTATOR)["result"]["solo"]["final_score"] >= 0
+
+
+def test_from_record_replays_an_arena_game_and_names_a_bad_action():
+    from agents.arena import GameTask, play_task
+
+    rec = play_task(GameTask(0, 0, ("greedy", "random"), 7, (1, 2), None, ()))
+    s = PlaySession.from_record(rec)
+    assert s.is_over and s.seats == ["greedy", "random"]
+    assert [int(x) for x in s.game.scores()] == rec["scores"]
+    assert [ev.action for ev in s.log] == rec["actions"]
+    half = PlaySession.from_record(rec, step=10)
+    assert len(half.game.history) == 10 and not half.is_over
+    game = PlaySession.from_record(rec, step=5).game
+    illegal = int(np.flatnonzero(game.legal_mask() == 0)[0])
+    for wrong in (illegal, L.N_ACTIONS + 3, "x"):
+        bad = dict(rec, actions=rec["actions"][:5] + [wrong] + rec["actions"][6:])
+        with pytest.raises(IllegalActionError, match=r"actions\[5\]"):
+            PlaySession.from_record(bad)

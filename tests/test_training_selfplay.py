@@ -473,3 +473,43 @@ def test_every_finished_learner_game_delivers_its_outcome(tmp_path):
         tr.collect()
         tr.update()
     assert seen["lost"] == 0 and seen["delivered"] == seen["ended"]
+
+
+def test_ship_keeps_the_metadata_and_the_algorithm(tmp_path):
+    """``python -m training.ship`` copies a policy with its metadata; a policy trained by RLlib
+    stays labelled as such."""
+    from electrify_env.game import Game
+    from training.net import PolicyValueNet, load_policy, save_policy
+    from training.ship import ship
+
+    card_hash = Game(n_players=2, seed=0).cards.hash
+    src = save_policy(PolicyValueNet(2, (8,)), tmp_path / "src.pt", card_hash, "electrify_v0",
+                      algorithm="RLlib PPO", steps=123)
+    out = ship(src, tmp_path / "shipped" / "p.pt")
+    net, meta = load_policy(out, card_set_hash=card_hash, n_players=2)
+    assert meta["algorithm"] == "RLlib PPO" and meta["steps"] == 123
+    assert meta["shipped_from"] == str(src) and net.hidden == [8]
+
+
+def test_bc_data_imitates_stored_teacher_games(tmp_path):
+    """Expert iteration's warm start: a run with ``bc_data`` imitates stored search-agent games
+    (``electrify teacher-data``) before anything else, and learns to agree with them."""
+    from training.teacher import TeacherConfig, run_teacher
+
+    data = tmp_path / "greedy.jsonl"
+    run_teacher(TeacherConfig(agent="greedy", players=2, games=2, seed=3, out=str(data), progress=False))
+    logs: list[str] = []
+    cfg = tiny(tmp_path / "run", bc_data=str(data), bc_data_epochs=30, bc_steps=0, total_steps=512,
+               learning_rate=1e-3, bc_learning_rate=3e-3, hidden=[64])
+    train(cfg, log=logs.append)
+    line = next(x for x in logs if x.startswith("[imitation of"))
+    agreement = float(line.rsplit("agreement ", 1)[1])
+    assert agreement > 0.8, line          # an untrained network agrees on about 1 in 10
+    curve = json.loads((tmp_path / "run" / "curve.json").read_text())["curve"]
+    assert curve[0]["phase"] == "imitation-data"
+    with pytest.raises(ConfigError, match="bc_data"):
+        train(tiny(tmp_path / "run3", n_players=3, bc_data=str(data)), log=logs.append)
+    with pytest.raises(ConfigError, match="bc_data"):
+        tiny(tmp_path / "x", bc_data=str(tmp_path / "missing.jsonl"))
+    with pytest.raises(ConfigError, match="bc_data_epochs"):
+        tiny(tmp_path / "x", bc_data_epochs=0)

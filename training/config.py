@@ -437,6 +437,16 @@ class TrainConfig:
     learning wants many steps)."""
     bc_learning_rate: float = 1e-3
     """Adam step size of the imitation phase (> 0)."""
+    bc_data: str | None = None
+    """A file of stored games to imitate first (expert iteration's warm start): search-agent games
+    written by ``electrify teacher-data`` (:mod:`training.teacher`; locally or on Ray), or an
+    arena / balance ``games.jsonl``; None: none.  The games must be ``n_players`` games (solo:
+    ``n_players: 1``) on this card set.  Runs before the greedy imitation phase (``bc_steps``),
+    on a fresh run only (a resumed run has done it)."""
+    bc_data_epochs: int = 4
+    """Passes over the ``bc_data`` decisions (> 0)."""
+    bc_data_winners_only: bool = False
+    """Imitate only the decisions of seats that won their game."""
     kick_coef: float = 0.0
     """Kickstarting: weight of a cross-entropy loss toward greedy's choice on the learner's own
     states during RL, decaying linearly to 0 over kick_steps (>= 0; 0: off)."""
@@ -476,6 +486,9 @@ class TrainConfig:
                      "bc_epochs", "kick_steps", "eval_every", "eval_games"):
             need(getattr(self, name) > 0, name, "must be a positive integer")
         need(self.bc_steps >= 0, "bc_steps", "must be >= 0")
+        need(self.bc_data_epochs > 0, "bc_data_epochs", "must be a positive integer")
+        need(self.bc_data is None or Path(self.bc_data).is_file(), "bc_data",
+             f"must be a games file (electrify teacher-data --out FILE); {self.bc_data!r} is not a file")
         need(self.minibatch >= 2, "minibatch", "must be at least 2")
         need(self.bc_minibatch >= 2, "bc_minibatch", "must be at least 2")
         for name in ("learning_rate", "bc_learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef",
@@ -509,6 +522,117 @@ class TrainConfig:
                 load_scenario(self.scenario)
             except ScenarioError as exc:
                 raise ConfigError(f"scenario: {exc}") from None
+        _check_tech_packs(self.tech_packs)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a plain dict (saved beside the policy)."""
+        return dataclasses.asdict(self)
+
+
+# ----------------------------------------------------------------------------------------------
+# Multi-agent PPO on Ray RLlib (training/rllib_selfplay.py)
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class RLlibConfig:
+    """Multi-agent PPO with action masking on RLlib's new API stack, every seat played by one
+    shared policy (self-play), over the env ``electrify_rllib_v0``
+    (:mod:`electrify_env.envs.rllib`; ``electrify train --backend rllib CONFIG``).  The policy is
+    a :class:`training.net.PolicyValueNet`, exported as a project policy file at the end.  Ranges
+    in the field docs are checked when the config is built."""
+
+    n_players: int = 2
+    """Seats per game, 2-4 (one policy plays them all)."""
+    tech_packs: list[str] = field(default_factory=list)
+    """Tech packs shuffled into the decks (shipped names or pack files)."""
+    reward_mode: str = "win"
+    """The PettingZoo env's reward: ``win`` (+1/k for k winners, -1 for the others, at the end),
+    ``margin`` ((own - best other points) * points_scale at the end), ``score`` (own points *
+    points_scale at the end) or ``shaped`` (point gains * points_scale each turn, + win_bonus *
+    the win reward)."""
+    points_scale: float = 0.1
+    """Reward per energy point (margin, score, shaped; >= 0)."""
+    win_bonus: float = 1.0
+    """Weight of the win reward in ``shaped`` (>= 0)."""
+    iterations: int = 100
+    """Training iterations (``Algorithm.train()`` calls; > 0): each samples train_batch_size
+    env steps and runs num_epochs passes of PPO over them."""
+    num_env_runners: int = 2
+    """Env runner actors sampling in parallel (>= 0; 0: sample in the driver).  On a cluster
+    (``address``) they spread over its nodes; each takes one CPU."""
+    num_envs_per_env_runner: int = 4
+    """Games each env runner steps together (> 0)."""
+    train_batch_size: int = 8_192
+    """Env steps (agent decisions: one agent acts per step) per iteration (> 0)."""
+    minibatch_size: int = 1_024
+    """Samples per gradient step (at least 2, at most train_batch_size)."""
+    num_epochs: int = 2
+    """Passes over each iteration's batch (> 0)."""
+    learning_rate: float = 3e-4
+    """Adam step size (> 0)."""
+    gamma: float = 0.995
+    """Discount factor per decision of the agent, in (0, 1]."""
+    gae_lambda: float = 0.95
+    """GAE lambda, in (0, 1]."""
+    clip_param: float = 0.2
+    """PPO ratio clipping (> 0)."""
+    entropy_coeff: float = 0.005
+    """Entropy bonus (over the legal actions; >= 0)."""
+    vf_loss_coeff: float = 0.5
+    """Value loss weight (>= 0)."""
+    grad_clip: float = 0.5
+    """Global gradient-norm clip (> 0)."""
+    hidden: list[int] = field(default_factory=lambda: [256, 128])
+    """Hidden layer sizes of the shared trunk (training.net.PolicyValueNet)."""
+    seed: int = 0
+    """Seed of RLlib (network initialisation, env runners' games; 0..2**32-1)."""
+    address: str | None = None
+    """Ray cluster to join, from a machine that is one of its nodes (``auto``: the cluster that
+    ``ray start`` joined on this machine, or the head's ``HOST:6379``); null: start a local Ray
+    on this machine.  Every node needs this project installed (``pip install -e ".[ray]"``)."""
+    output_dir: str = "runs/rllib_2p"
+    """Folder for the exported policy.pt (+ policy.meta.json), the RLlib checkpoint (checkpoint/)
+    and curve.json (one line per iteration)."""
+    progress_bar: bool = True
+    """Show a tqdm progress bar over the iterations."""
+    torch_threads: int = 1
+    """torch.set_num_threads in the driver (>= 1, or 0: torch's default)."""
+
+    REWARD_MODES = SEAT_REWARD_MODES
+
+    def __post_init__(self) -> None:
+        _coerce_numbers(self)
+        self.validate()
+
+    def validate(self) -> "RLlibConfig":
+        """Raise ConfigError naming the first bad field."""
+        _check_types(self)
+        need = _need(self)
+        need(2 <= self.n_players <= 4, "n_players", "must be 2, 3 or 4")
+        need(self.reward_mode in self.REWARD_MODES, "reward_mode", "must be one of " + ", ".join(self.REWARD_MODES))
+        for name in ("iterations", "num_envs_per_env_runner", "train_batch_size", "num_epochs"):
+            need(getattr(self, name) > 0, name, "must be a positive integer")
+        need(self.num_env_runners >= 0, "num_env_runners", "must be an integer >= 0 (0: sample in the driver)")
+        need(self.minibatch_size >= 2, "minibatch_size", "must be at least 2 (PPO normalises advantages per minibatch)")
+        need(self.minibatch_size <= self.train_batch_size, "minibatch_size",
+             f"must not exceed train_batch_size = {self.train_batch_size}")
+        for name in ("points_scale", "win_bonus", "learning_rate", "gamma", "gae_lambda", "clip_param",
+                     "entropy_coeff", "vf_loss_coeff", "grad_clip"):
+            need(math.isfinite(getattr(self, name)), name, "must be a finite number")
+        need(self.learning_rate > 0, "learning_rate", "must be > 0")
+        need(0.0 < self.gamma <= 1.0, "gamma", "must lie in (0, 1]")
+        need(0.0 < self.gae_lambda <= 1.0, "gae_lambda", "must lie in (0, 1]")
+        need(self.clip_param > 0, "clip_param", "must be > 0")
+        need(self.grad_clip > 0, "grad_clip", "must be > 0")
+        for name in ("points_scale", "win_bonus", "entropy_coeff", "vf_loss_coeff"):
+            need(getattr(self, name) >= 0, name, "must be >= 0")
+        need(len(self.hidden) > 0 and all(h > 0 for h in self.hidden), "hidden",
+             "must be a non-empty list of positive layer sizes")
+        need(0 <= self.seed <= TORCH_MAX_SEED, "seed", f"must lie in 0..2**32-1 ({TORCH_MAX_SEED})")
+        need(self.address is None or self.address.strip() != "", "address",
+             "must name a Ray cluster (auto or HOST:PORT), or be null for a local Ray")
+        need(self.torch_threads >= 0, "torch_threads", "must be >= 1 (or 0: torch's default)")
+        need(self.output_dir.strip() != "", "output_dir", "must name a folder")
         _check_tech_packs(self.tech_packs)
         return self
 

@@ -77,9 +77,22 @@ class PolicyValueNet(nn.Module):
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``obs`` (B, >= n_inputs) float, ``mask`` (B, N_ACTIONS) bool -> (masked logits (B,
         N_ACTIONS), values (B,))."""
-        h = self.trunk(obs[:, :self.n_inputs])
-        logits = self.pi(h).masked_fill(~mask, MASKED_LOGIT)
-        return logits, self.v(h).squeeze(-1)
+        h = self.embed(obs)
+        return self.masked_logits(h, mask), self.value(h)
+
+    def embed(self, obs: torch.Tensor) -> torch.Tensor:
+        """The trunk's output (B, hidden[-1]) for ``obs`` (B, >= n_inputs): what both heads read
+        (the RLlib module, :mod:`training.rllib_selfplay`, passes it on as its embeddings)."""
+        return self.trunk(obs[:, :self.n_inputs])
+
+    def masked_logits(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Policy head over the trunk output ``h``: (B, N_ACTIONS) logits, illegal ids (``mask``
+        False) at :data:`MASKED_LOGIT`."""
+        return self.pi(h).masked_fill(~mask, MASKED_LOGIT)
+
+    def value(self, h: torch.Tensor) -> torch.Tensor:
+        """Value head over the trunk output ``h``: (B,) values."""
+        return self.v(h).squeeze(-1)
 
     def arch(self) -> dict:
         """The architecture as saved in the policy file."""
@@ -99,9 +112,12 @@ class PolicyValueNet(nn.Module):
         return torch.multinomial(probs, 1, generator=generator).squeeze(-1).numpy().astype(np.int64)
 
 
-def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_id: str, **meta) -> Path:
+def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_id: str,
+                algorithm: str = ALGORITHM, **meta) -> Path:
     """Write ``path`` (``.pt``: weights and architecture) and its ``.meta.json`` sidecar (layout
-    versions, card-set hash, env id, algorithm, ``meta``); returns the ``.pt`` path."""
+    versions, card-set hash, env id, ``algorithm`` (the trainer that made it: electrify's own
+    by default, ``"RLlib PPO"`` for :mod:`training.rllib_selfplay`), ``meta``); returns the
+    ``.pt`` path."""
     p = Path(path)
     if p.suffix != ".pt":
         raise ValueError(f"a policy path must end in .pt, got {p}")
@@ -110,7 +126,7 @@ def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_i
     state = {k: v.detach().cpu().to(torch.float16) for k, v in net.state_dict().items()}
     torch.save({"arch": net.arch(), "dtype": "float16", "state_dict": state}, p)
     meta.setdefault("n_players", net.n_players)
-    save_policy_metadata(p, policy_metadata(card_set_hash, env_id, algorithm=ALGORITHM,
+    save_policy_metadata(p, policy_metadata(card_set_hash, env_id, algorithm=algorithm,
                                             arch=net.arch(), **meta))
     return p
 

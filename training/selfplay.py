@@ -273,6 +273,7 @@ class Trainer:
         self.league = League()
         self.steps = 0           # learner decisions of RL
         self.bc_done = 0         # decisions imitated
+        self.bc_data_done = 0    # decisions of the stored games (cfg.bc_data) imitated
         self.env_steps = 0       # decisions of every seat stepped
         self.curve: list[dict[str, Any]] = []
         self.best: float = -math.inf
@@ -502,6 +503,68 @@ class Trainer:
             self.acting.load_state_dict(self.net.state_dict())
         return {k: v / max(nb, 1) for k, v in stats.items()} | {"kick_coef": kick, "samples": P}
 
+    def check_bc_data(self) -> None:
+        """Read ``cfg.bc_data``'s records (without replaying them) and raise ConfigError unless
+        they are games of this run's player count on this run's card set."""
+        from .teacher import read_teacher_file
+
+        path = self.cfg.bc_data
+        try:
+            _, records = read_teacher_file(path)
+        except ValueError as err:
+            raise ConfigError(f"bc_data: {err}") from None
+        players = {int(r["n_players"]) for r in records}
+        if players != {self.n}:
+            raise ConfigError(f"bc_data: {path} holds {sorted(players)}-player games; this run "
+                              f"trains n_players: {self.n}")
+        hashes = {r.get("card_set_hash") for r in records} - {None}
+        if hashes - {self.cards.hash}:
+            raise ConfigError(f"bc_data: {path} was played on another card set "
+                              f"(hash {sorted(hashes)[0][:12]}, this run {self.cards.hash[:12]})")
+
+    def imitate_data(self) -> dict[str, float]:
+        """Behaviour cloning on the stored games of ``cfg.bc_data`` (:mod:`training.teacher`):
+        ``bc_data_epochs`` shuffled passes of cross-entropy toward the recorded action (masked
+        logits), minibatch ``bc_minibatch``, Adam at ``bc_learning_rate``.  Returns the mean
+        loss and the agreement (argmax == recorded action) of the last pass; raises ConfigError
+        for a file of another player count or card set."""
+        from .teacher import load_teacher_data
+
+        cfg, dev = self.cfg, self.device
+        self.check_bc_data()
+        data = load_teacher_data(cfg.bc_data, winners_only=cfg.bc_data_winners_only, trim=True,
+                                 progress=cfg.progress_bar)
+        if len(data) < 2:
+            raise ConfigError(f"bc_data: {cfg.bc_data} has {len(data)} decisions to imitate")
+        obs = torch.from_numpy(data.observations)
+        mask = torch.from_numpy(data.masks)
+        act = torch.from_numpy(data.actions)
+        for group in self.opt.param_groups:
+            group["lr"] = cfg.bc_learning_rate
+        N, size = len(data), cfg.bc_minibatch
+        gen = torch.Generator().manual_seed(cfg.seed)
+        stats = {"imitation_loss": 0.0, "agreement": 0.0}
+        for _ in range(cfg.bc_data_epochs):
+            loss_sum, agree, seen = 0.0, 0.0, 0
+            for mb in torch.randperm(N, generator=gen).split(size):
+                if mb.numel() < 2:
+                    continue
+                logits, _ = self.net(obs[mb].to(dev), mask[mb].to(dev))
+                target = act[mb].to(dev)
+                loss = torch.nn.functional.cross_entropy(logits, target)
+                self.opt.zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                self.opt.step()
+                loss_sum += loss.item() * mb.numel()
+                agree += (logits.argmax(-1) == target).sum().item()
+                seen += mb.numel()
+            stats = {"imitation_loss": loss_sum / max(seen, 1), "agreement": agree / max(seen, 1)}
+        if self.acting is not self.net:
+            self.acting.load_state_dict(self.net.state_dict())
+        self.bc_data_done = len(data)
+        return stats | {"samples": float(N)}
+
     def set_lr(self) -> None:
         """The PPO step size: learning_rate, decayed linearly over total_steps when anneal_lr
         (down to 2% of it)."""
@@ -682,6 +745,8 @@ def evaluate_policy(net: PolicyValueNet | None, n_players: int, games: int, seed
 def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
     """Run the imitation phase and the league PPO of ``cfg``; returns a summary."""
     tr = Trainer(cfg, log)
+    if cfg.bc_data is not None and not cfg.resume:
+        tr.check_bc_data()          # before anything is played or written
     tr.out.mkdir(parents=True, exist_ok=True)
     if cfg.resume:
         tr.load_checkpoint()
@@ -705,6 +770,14 @@ def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
                    file=sys.stderr)
     t_run = time.perf_counter()
     env0 = tr.env_steps
+    # imitation of stored search-agent games (expert iteration's warm start): a fresh run only
+    if cfg.bc_data is not None and not cfg.resume:
+        t0 = time.perf_counter()
+        stats = tr.imitate_data()
+        tr.train_seconds += time.perf_counter() - t0
+        log(f"[imitation of {cfg.bc_data}] {tr.bc_data_done:,} decisions x {cfg.bc_data_epochs} passes: "
+            f"loss {stats['imitation_loss']:.3f}, agreement {stats['agreement']:.3f}")
+        tr.record("imitation-data", stats)
     # imitation of greedy: every seat of every game played by greedy
     if tr.bc_done < cfg.bc_steps:
         for i in range(cfg.num_envs):

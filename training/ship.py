@@ -13,7 +13,7 @@ from pathlib import Path
 
 from electrify_env.policy_meta import policy_metadata
 
-from .net import load_policy, save_policy
+from .net import ALGORITHM, load_policy, save_policy
 
 
 def ship(src: str | Path, dest: str | Path) -> Path:
@@ -22,7 +22,8 @@ def ship(src: str | Path, dest: str | Path) -> Path:
     base = set(policy_metadata("", "")) | {"algorithm", "arch"}
     extra = {k: v for k, v in meta.items() if k not in base}
     extra["shipped_from"] = str(src)
-    return save_policy(net, dest, meta["card_set_hash"], meta["env_id"], **extra)
+    return save_policy(net, dest, meta["card_set_hash"], meta["env_id"],
+                       algorithm=meta.get("algorithm", ALGORITHM), **extra)
 
 
 def main(argv: list[str] | None = None) -> int:

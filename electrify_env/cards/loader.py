@@ -89,7 +89,7 @@ class CardSet:
         T = self.table
         if not 0 <= face_id < L.MAX_FACES or T[L.T_F_KIND + face_id] == L.KIND_NONE:
             raise ValueError(f"face {face_id} is not a face of card set {self.name!r}")
-        icons = ", ".join(self._icon_text(face_id, i) for i in range(int(T[L.T_F_NICONS + face_id])))
+        icons = ", ".join(self.icon_text(face_id, i) for i in range(int(T[L.T_F_NICONS + face_id])))
         head = self.face_names[face_id]
         if T[L.T_F_KIND + face_id] != L.KIND_SECTOR:
             head += f" (cost {int(T[L.T_F_COST + face_id])})"
@@ -112,7 +112,7 @@ class CardSet:
                 req.append(f"{int(T[L.T_D_REQ_N + d * L.MAX_REQ + j])} {self.column_names[col]}")
         nb, npri = int(T[L.T_D_NREW + 2 * d]), int(T[L.T_D_NREW + 2 * d + 1])
         base = d * L.MAX_REWARDS
-        rew = [self._reward_text(L.T_D_REW_KIND, L.T_D_REW_VAL, L.T_D_REW_ARG, base + j)
+        rew = [self.reward_text(L.T_D_REW_KIND, L.T_D_REW_VAL, L.T_D_REW_ARG, base + j)
                for j in range(nb + npri)]
         level = LEVEL_NAMES[int(T[L.T_D_LEVEL + d])]
         return (f"{self.demand_names[d]} (level {level}): requires {' + '.join(req)}; "
@@ -123,16 +123,17 @@ class CardSet:
         T = self.table
         out = []
         for k in range(L.N_BT_SPACES):
-            rew = [self._reward_text(L.T_BT_REW_KIND, L.T_BT_REW_VAL, L.T_BT_REW_ARG,
+            rew = [self.reward_text(L.T_BT_REW_KIND, L.T_BT_REW_VAL, L.T_BT_REW_ARG,
                                      k * L.MAX_BT_REWARDS + j) for j in range(int(T[L.T_BT_NREW + k]))]
             out.append(f"space {k} (group {int(T[L.T_BT_GROUP + k])}): {', '.join(rew) or 'blank'}")
         for g in range(L.N_BT_GROUPS):
-            rew = [self._reward_text(L.T_G_REW_KIND, L.T_G_REW_VAL, L.T_G_REW_ARG,
+            rew = [self.reward_text(L.T_G_REW_KIND, L.T_G_REW_VAL, L.T_G_REW_ARG,
                                      g * L.MAX_BT_REWARDS + j) for j in range(int(T[L.T_G_NREW + g]))]
             out.append(f"group {g} bonus: {', '.join(rew) or '-'}")
         return out
 
-    def _icon_text(self, face_id: int, i: int) -> str:
+    def icon_text(self, face_id: int, i: int) -> str:
+        """Plain words for icon ``i`` of face ``face_id`` (what it does and its arguments)."""
         T = self.table
         k = face_id * L.MAX_ICONS + i
         act, arg, arg2 = int(T[L.T_F_ICON_ACT + k]), int(T[L.T_F_ICON_ARG + k]), int(T[L.T_F_ICON_ARG2 + k])
@@ -147,7 +148,9 @@ class CardSet:
             return text if mv == 1 else f"{text} x{mv}"
         return f"{text} x {_MULT_NAME[mk]}"
 
-    def _reward_text(self, kind_off: int, val_off: int, arg_off: int, k: int) -> str:
+    def reward_text(self, kind_off: int, val_off: int, arg_off: int, k: int) -> str:
+        """Plain words for reward ``k`` of a card table block (demand, breakthrough or group
+        bonus), given the block's kind / value / argument offsets in :attr:`table`."""
         T = self.table
         kind, val, arg = int(T[kind_off + k]), int(T[val_off + k]), int(T[arg_off + k])
         if kind == L.RW_POINTS:

@@ -12,8 +12,10 @@ the bare env, which raises :class:`~electrify_env.IllegalActionError`.
 jitted :class:`ElectrifyVectorEnv`.
 
 Also here (loaded on first use, so that importing this package imports neither PettingZoo nor
-Stable-Baselines3): ``electrify_v0`` (the PettingZoo AEC env: ``electrify_v0.env()``,
-``electrify_v0.raw_env()``) and ``ElectrifySB3VecEnv`` (from ``electrify_env.envs.sb3``).
+Stable-Baselines3 nor Ray): ``electrify_v0`` (the PettingZoo AEC env: ``electrify_v0.env()``,
+``electrify_v0.raw_env()``), ``ElectrifySB3VecEnv`` (from ``electrify_env.envs.sb3``) and
+``ElectrifyRLlibEnv`` (the RLlib ``MultiAgentEnv`` over ``electrify_v0``, from
+``electrify_env.envs.rllib``; needs ``pip install -e ".[ray]"``).
 """
 from __future__ import annotations
 
@@ -64,7 +66,8 @@ def register_envs() -> None:
 register_envs()
 
 _LAZY = {"electrify_v0": ("electrify_env.envs.electrify_v0", None),
-         "ElectrifySB3VecEnv": ("electrify_env.envs.sb3", "ElectrifySB3VecEnv")}
+         "ElectrifySB3VecEnv": ("electrify_env.envs.sb3", "ElectrifySB3VecEnv"),
+         "ElectrifyRLlibEnv": ("electrify_env.envs.rllib", "ElectrifyRLlibEnv")}   # needs ray; not in __all__
 
 
 def __getattr__(name: str):

@@ -350,6 +350,33 @@ class PlaySession:
         return [PlayOption(o.id, o.kind, dict(o.args), o.text, _place(o.kind, o.args, d.player, d.context),
                            o.any_time) for o in d.options]
 
+    @classmethod
+    def from_record(cls, rec: dict, step: int | None = None) -> "PlaySession":
+        """A bot-free session of a recorded game (an arena / balance ``games.jsonl`` line:
+        ``n_players``, ``seed``, ``lineup``, ``actions``, optional ``scenario`` and
+        ``tech_packs``) after its first ``step`` decisions (all of them when None), for replay
+        viewers.  The line-up only names the seats in the log; nobody plays.  Raises
+        IllegalActionError (its message prefixed ``actions[k]``: an id that is not legal then,
+        out of range or not an integer) or PlayError on a bad record."""
+        n = rec["n_players"]
+        s = cls(n_players=n, seats=["random"] * n, seed=rec["seed"], scenario=rec.get("scenario"),
+                tech_packs=tuple(rec.get("tech_packs", [])))
+        labels = [x if x != HUMAN else "random" for x in rec["lineup"]]
+        if len(labels) == n and all(isinstance(x, str) for x in labels):
+            s._seats = labels
+        actions = rec["actions"] if step is None else rec["actions"][:step]
+        for k, a in enumerate(actions):
+            try:
+                s.replay_action(a)
+            except ValueError as err:     # not legal now, out of range, not an integer
+                raise IllegalActionError(f"actions[{k}]: {err}") from None
+        return s
+
+    def replay_action(self, action: int) -> LogEvent:
+        """Apply ``action`` for whoever is on turn, person or bot (replays and saved games; no
+        seat check), log it and return the log event.  Raises IllegalActionError."""
+        return self._apply(action)
+
     def _apply(self, action: int) -> LogEvent:
         g = self._game
         p = g.current_player

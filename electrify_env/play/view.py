@@ -54,7 +54,7 @@ def face_dict(game: "Game", face: int) -> dict[str, Any]:
             column = "here" if arg == L.PRODUCE_HERE else cols[arg]
         mult: int | str = mv if mk == L.MULT_SIMPLE else _MULT_NAME.get(mk, "?")
         icons.append({"action": _ACT_NAME.get(act, "?"), "column": column, "mult": mult,
-                      "text": game.cards._icon_text(face, i)})
+                      "text": game.cards.icon_text(face, i)})
     arrows = [name for name, bit in CS.ARROW_BIT.items() if T[L.T_F_ARROWS + face] & bit]
     kind = int(T[L.T_F_KIND + face])
     return {"face": int(face), "name": game.cards.face_names[face], "kind": _KIND_NAME.get(kind, "?"),
@@ -69,7 +69,7 @@ def _rewards(game: "Game", kind_off: int, val_off: int, arg_off: int, first: int
         kind, val, arg = int(T[kind_off + k]), int(T[val_off + k]), int(T[arg_off + k])
         out.append({"kind": _REWARD_NAME.get(kind, "?"), "value": val,
                     "column": game.cards.column_names[arg] if kind == L.RW_PRODUCE else None,
-                    "text": game.cards._reward_text(kind_off, val_off, arg_off, k)})
+                    "text": game.cards.reward_text(kind_off, val_off, arg_off, k)})
     return out
 
 

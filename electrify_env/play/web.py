@@ -525,27 +525,21 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
 def _replay_session(rec: dict, step: int) -> PlaySession:
     """A bot-only session of an arena record after its first ``step`` decisions."""
     from ..savefile import InvalidSaveError
-    seats = [s if s != HUMAN else "random" for s in rec["lineup"]]
     try:
-        session = PlaySession(n_players=rec["n_players"], seats=["random"] * rec["n_players"], seed=rec["seed"],
-                              scenario=rec.get("scenario"), tech_packs=tuple(rec.get("tech_packs", [])))
-        session._seats = seats if all(isinstance(s, str) for s in seats) else session._seats
-        for k, a in enumerate(rec["actions"][:step]):
-            session._apply(a)
+        return PlaySession.from_record(rec, step)
     except IllegalActionError as err:
-        raise WebError(400, f"actions[{k}]: {err}") from None
+        raise WebError(400, str(err)) from None
     except (PlayError, InvalidSaveError) as err:
         raise WebError(400, str(err)) from None
-    return session
 
 
 def _round_starts(rec: dict) -> dict[str, int]:
     """The first decision of each round of an arena record (for "jump to a round")."""
     session = _replay_session(rec, 0)
     out = {"0": 0}
-    for k, a in enumerate(rec["actions"]):
-        session._apply(a)
-        out.setdefault(str(session.game.round), k + 1)
+    for a in rec["actions"]:
+        session.replay_action(a)
+        out.setdefault(str(session.game.round), len(session.game.history))
     return out
 
 
