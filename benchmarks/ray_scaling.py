@@ -13,7 +13,9 @@ assertion: machines here are shared and noisy):
    (timings aside) to the local ``--jobs 1`` line.
 2. **RLlib env steps/s** of multi-agent PPO on ``electrify_v0`` (``configs/rllib_2p.yaml``)
    with the local env runner only (``num_env_runners 0``) and with 1 and 2 remote env runners
-   (:func:`training.rllib_selfplay.measure_env_steps_per_second`).
+   (:func:`training.rllib_selfplay.measure_throughput`): training (sampling plus the PPO update
+   in the driver, ``--rllib-iters`` iterations after a warm-up one) and sampling alone (one
+   parallel ``sample()`` of a train batch split over the runners).
 """
 from __future__ import annotations
 
@@ -62,14 +64,14 @@ def main(argv: list[str] | None = None) -> int:
               + f"  {'yes' if same else 'NO'}")
 
     if not args.skip_rllib:
-        from training.rllib_selfplay import measure_env_steps_per_second
+        from training.rllib_selfplay import measure_throughput
 
-        print("\nRLlib multi-agent PPO on electrify_v0 (configs/rllib_2p.yaml): env steps/s")
-        print(f"{'env runners':<12} {'steps/s':>9}")
+        print("\nRLlib multi-agent PPO on electrify_v0 (configs/rllib_2p.yaml; env step = one decision)")
+        print(f"{'env runners':<12} {'training env steps/s':>21} {'sampling env steps/s':>21}")
         for runners in (0, 1, 2):
-            rate = measure_env_steps_per_second("configs/rllib_2p.yaml", num_env_runners=runners,
-                                                iterations=args.rllib_iters)
-            print(f"{runners:<12} {rate:>9.0f}")
+            r = measure_throughput("configs/rllib_2p.yaml", num_env_runners=runners,
+                                   iterations=args.rllib_iters)
+            print(f"{runners:<12} {r['train_env_steps_per_s']:>21,.0f} {r['sample_env_steps_per_s']:>21,.0f}")
     return 0
 
 

@@ -6,7 +6,17 @@ electrify's own trainer (the one the shipped policies come from):
   greedy, random), solo scenarios, imitation warm start of greedy and kickstarting;
   ``electrify train configs/train_2p.yaml`` (``python -m training.selfplay CONFIG``);
 * :mod:`training.net` -- the policy-value network and its file format (``.pt`` + ``.meta.json``);
-* :mod:`training.config` -- typed configs filled from ``configs/*.yaml`` (``TrainConfig``).
+* :mod:`training.config` -- typed configs filled from ``configs/*.yaml`` (``TrainConfig``,
+  ``RLlibConfig``);
+* :mod:`training.teacher` -- search-agent games as imitation data (``electrify teacher-data``,
+  locally or on Ray) and their loader; the trainer imitates them with ``bc_data``;
+* :mod:`training.ship` -- copy a trained policy into ``policies/`` with its metadata.
+
+On Ray RLlib (``pip install -e ".[ray]"``):
+
+* :mod:`training.rllib_selfplay` -- multi-agent PPO with action masking on ``electrify_v0``
+  (``electrify train --backend rllib configs/rllib_2p.yaml``), exported as a project policy;
+* :mod:`training.rllib_module` -- the RLlib module around :class:`training.net.PolicyValueNet`.
 
 The sb3-contrib MaskablePPO baseline (kept for users who bring SB3):
 
