@@ -55,7 +55,19 @@ def check_maskable_ppo(ns: dict, out: str, folder: Path) -> None:
     assert m.group(2) == ns["env"].unwrapped.describe_action(a)
 
 
+def check_teacher_data(ns: dict, out: str, folder: Path) -> None:
+    """The teacher-data block: a file of two games, loaded as winners-only imitation rows."""
+    from electrify_env.engine.observe import obs_size
+
+    data = ns["data"]
+    assert (folder / "teacher.jsonl").is_file() and len(data) > 100
+    assert data.observations.shape == (len(data), obs_size(2)) and data.won.all()
+    assert data.masks[np.arange(len(data)), data.actions].all()       # every action legal
+    assert out.startswith(str(data.observations.shape))
+
+
 CHECKS = {
+    "load_teacher_data(": check_teacher_data,
     "again = Game.replay(": check_engine_walkthrough,
     "solo.solo_result()": check_solo_and_tech,
     "model.learn(total_timesteps=4_096)": check_maskable_ppo,
