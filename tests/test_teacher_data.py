@@ -237,3 +237,19 @@ def test_cli_writes_the_file_and_refuses_bad_options(tmp_path, capsys, monkeypat
     assert "argument --backend:" in err and 'pip install -e ".[ray]"' in err
     assert cli_main(["teacher-data", "--agent", "greedy", "--out", str(tmp_path / "x.txt")]) == 2
     assert "out: the teacher file must end in .jsonl" in capsys.readouterr().err
+
+
+def test_teacher_file_has_ordinary_permissions(tmp_path):
+    """The atomic write (a temp file, then rename) leaves a file readable like any other output
+    (the process umask applies), not mkstemp's owner-only 0600."""
+    import os
+    import stat
+
+    from training.teacher import write_teacher_file
+
+    old = os.umask(0o022)
+    try:
+        out = write_teacher_file(tmp_path / "t.jsonl", {"format": "x"}, [])
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644

@@ -159,6 +159,9 @@ def write_teacher_file(path: Path, header: dict, records: list[dict]) -> Path:
     """Write the header and the records (one JSON line each) to ``path`` atomically."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
+        umask = os.umask(0)       # read the process umask (mkstemp's file is 0600; the result is
+        os.umask(umask)           # an ordinary file, like the arena's games.jsonl)
+        os.chmod(tmp, 0o666 & ~umask)
         with os.fdopen(fd, "w") as f:
             f.write(json.dumps(header, separators=(",", ":")) + "\n")
             for rec in records:
