@@ -125,24 +125,24 @@ def save_replay(record: dict, path: str | Path) -> Path:
 
 def new_game(record: dict):
     """The game of ``record`` at its start (same seed, players, scenario, card-set file and tech
-    packs)."""
+    packs).  Raises ReplayError if it cannot be set up or its card set's hash is not the
+    record's ``card_set_hash`` (the cards changed since the game was played)."""
     from electrify_env.game import Game
 
     cards = record.get("card_set")      # a card-set file the game was played with (None: the base set)
+    packs = record.get("tech_packs", [])
     try:
         if record.get("scenario"):
-            g = Game(seed=record["seed"], scenario=record["scenario"], card_set=cards,
-                     tech_packs=record.get("tech_packs", []))
+            g = Game(seed=record["seed"], scenario=record["scenario"], card_set=cards, tech_packs=packs)
         else:
-            g = Game(n_players=record["n_players"], seed=record["seed"], card_set=cards,
-                     tech_packs=record.get("tech_packs", []))
+            g = Game(n_players=record["n_players"], seed=record["seed"], card_set=cards, tech_packs=packs)
     except (OSError, ValueError) as err:
-        if cards is None:
-            raise
-        raise ReplayError(f"card_set: {cards}: {err}") from None
-    if record.get("card_set_hash") and g.cards.hash != record["card_set_hash"]:
-        raise ReplayError("the card set differs from the one the game was played with "
-                          f"(hash {g.cards.hash[:12]} != {record['card_set_hash'][:12]})")
+        where = f"card_set: {cards}: " if cards is not None else ""
+        raise ReplayError(f"{where}the game cannot be set up: {err}") from None
+    want = record.get("card_set_hash")
+    if want and g.cards.hash != want:
+        raise ReplayError(f"field 'card_set_hash' is {want[:12]}, the card set loaded now has "
+                          f"{g.cards.hash[:12]} (the cards changed since the game was played)")
     return g
 
 

@@ -43,7 +43,7 @@ import numpy as np
 
 from agents import arena as A
 from agents import balance as B
-from agents.replay import ReplayError, check_record
+from agents.replay import ReplayError, check_record, new_game
 from electrify_env.engine.layout import N_ACTIONS
 from electrify_env.engine.observe import OBS_SIZE, OBS_VERSION, obs_size
 from electrify_env.validation import InvalidArgumentError
@@ -283,24 +283,11 @@ def read_teacher_file(path: str | Path) -> tuple[dict, list[dict]]:
 
 
 def _new_game(record: dict, where: str):
-    """The game of a record at its start: seed, players or scenario, card set and tech packs;
-    the card set's hash must match the record's."""
-    from electrify_env.game import Game
-
+    """:func:`agents.replay.new_game`, its errors as TeacherDataError naming ``where``."""
     try:
-        if record.get("scenario") is not None:
-            game = Game(seed=record["seed"], scenario=record["scenario"], card_set=record.get("card_set"),
-                        tech_packs=record.get("tech_packs", []))
-        else:
-            game = Game(n_players=record["n_players"], seed=record["seed"], card_set=record.get("card_set"),
-                        tech_packs=record.get("tech_packs", []))
-    except ValueError as err:
-        raise TeacherDataError(f"{where}: the game cannot be set up: {err}") from None
-    want = record.get("card_set_hash")
-    if want and game.cards.hash != want:
-        raise TeacherDataError(f"{where}: field 'card_set_hash' is {want[:12]}, the card set loaded "
-                               f"now has {game.cards.hash[:12]} (the cards changed since the game was played)")
-    return game
+        return new_game(record)
+    except ReplayError as err:
+        raise TeacherDataError(f"{where}: {err}") from None
 
 
 def replay_decisions(record: dict, where: str = "game") -> Iterator[tuple[object, int, int]]:
