@@ -60,7 +60,8 @@ class PPOAgent(Agent):
 
     Args:
         path: the policy ``.zip`` (with its ``.meta.json`` sidecar).
-        deterministic: play the most likely legal action (default) instead of sampling one.
+        deterministic: play the most likely legal action (default) instead of sampling one
+            (sampled with the agent's own generator, seeded by ``reset``).
 
     Raises:
         AgentError: no path, the file does not exist, is not a file or does not load.
@@ -95,13 +96,22 @@ class PPOAgent(Agent):
         self.deterministic = v["deterministic"]
         self._checked: set[tuple[str, int]] = set()
 
-    def reset(self, seed: int = 0) -> None:
-        """Reseed; a sampling policy also reseeds torch (the policy samples with torch)."""
-        super().reset(seed)
-        if not self.deterministic:
-            import torch
+    def _sample(self, view: SeatView) -> int:
+        """Draw an action from the policy's masked distribution with this agent's own generator
+        (``self.rng``, reseeded by :meth:`reset`), never torch's global one: two agents, or two
+        copies of an env holding one, draw the same actions from the same seed whatever else
+        uses torch in the process."""
+        import torch
 
-            torch.manual_seed(int(seed) % (1 << 63))
+        obs, _ = self.model.policy.obs_to_tensor(view.observation)
+        with torch.no_grad():
+            dist = self.model.policy.get_distribution(obs, action_masks=view.mask.astype(bool)[None, :])
+            probs = dist.distribution.probs[0].double().cpu().numpy()
+        probs = np.where(view.mask.astype(bool), probs, 0.0)
+        total = probs.sum()
+        if not total > 0:
+            raise AgentError(f"policy {self.path} gives no probability to any legal action")
+        return int(self.rng.choice(len(probs), p=probs / total))
 
     def act(self, view: SeatView) -> int:
         """The policy's action for the seat's observation, restricted to the legal mask."""
@@ -111,9 +121,12 @@ class PPOAgent(Agent):
             check_compatible(self.meta, card_set_hash=view.card_set_hash or None,
                              where=f"policy {self.path}", n_players=key[1])
             self._checked.add(key)
-        action, _ = self.model.predict(view.observation, action_masks=view.mask.astype(bool),
-                                       deterministic=self.deterministic)
-        a = int(np.asarray(action).reshape(-1)[0])
+        if self.deterministic:
+            action, _ = self.model.predict(view.observation, action_masks=view.mask.astype(bool),
+                                           deterministic=True)
+            a = int(np.asarray(action).reshape(-1)[0])
+        else:
+            a = self._sample(view)
         if not view.mask[a]:  # a masked policy never does this; keep the game legal regardless
             raise AgentError(f"policy {self.path} chose illegal action {a}")
         return a

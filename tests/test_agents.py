@@ -390,6 +390,35 @@ def test_ppo_adapter_plays_and_refuses_foreign_layouts(tmp_path):
         make_agent(f"ppo:path={path}")
 
 
+def test_sampling_ppo_agent_draws_from_its_own_generator(tmp_path):
+    """A sampling ``ppo`` agent reseeded alike plays the same actions, whatever torch's global
+    generator does in between; another seed plays other actions."""
+    import torch
+
+    g0 = Game(2, seed=8)
+    path = _tiny_policy(tmp_path, g0.cards.hash)
+
+    def play(seed, disturb):
+        agent = make_agent(f"ppo:path={path}:deterministic=false")
+        agent.reset(seed)
+        g = Game(2, seed=8)
+        out = []
+        for _ in range(40):
+            if disturb:
+                torch.rand(7)
+            a = agent.act_in(g)
+            assert g.legal_mask()[a]
+            out.append(a)
+            g.step(a)
+        return out
+
+    torch.manual_seed(123)
+    first = play(3, disturb=False)
+    torch.manual_seed(999)
+    assert play(3, disturb=True) == first
+    assert play(4, disturb=False) != first
+
+
 def test_ppo_adapter_refuses_another_card_set(tmp_path):
     g = Game(2, seed=8)
     path = _tiny_policy(tmp_path, "0" * 64)

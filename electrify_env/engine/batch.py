@@ -12,13 +12,36 @@ Arrays (one row per environment; ``N`` rows):
   at the last step (read where ``terms`` is True);
 * ``obs`` (N, OBS_SIZE) float32, ``masks`` (N, N_ACTIONS) uint8 (exposed as int8 views),
   ``rewards`` (N,) float64, ``terms`` (N,) bool, ``final_obs`` (N, OBS_SIZE) float32;
-* configuration: ``C`` (C_SIZE,) int64 and ``F`` (F_SIZE,) float64 (``config_rows()``);
+* configuration: ``C`` (C_SIZE,) int64 and ``F`` (F_SIZE,) float64 (``env_rows()``);
+  ``W`` the greedy opponents' evaluation weights, a read-only (N_WEIGHTS,) float64 array, or
+  None when no seat is ``OPP_GREEDY`` (:func:`opponent_weights` gives it);
   ``SCS`` (n_scenarios, SC_SIZE) int64, read-only: the solo scenarios to draw from (a dummy row
   outside solo mode); ``T`` the card table and ``FF`` the face-feature table, both read-only.
 
-Modes: ``MODE_SOLO`` (one player on a scenario) and ``MODE_SEAT`` (one seat of a 2-4 player game;
-the other seats are played by uniform random legal actions inside numba when ``C_OPP_RANDOM``
-is 1, or by the caller between :func:`apply_action` and :func:`finish_step` otherwise).
+Modes: ``MODE_SOLO`` (one player on a scenario) and ``MODE_SEAT`` (one seat of a 2-4 player game).
+In seat mode ``C[C_OPP + d]`` says who plays the seat ``d`` places after the agent's
+(``d = 1 .. n_players - 1``; entry 0, the agent's own, is ``OPP_NONE``):
+
+=========== ====================================================================================
+code        the seat is played by
+=========== ====================================================================================
+OPP_NONE    the caller, between :func:`apply_action` and :func:`finish_step` (the opponents
+            loop stops when such a seat is to move)
+OPP_RANDOM  uniform random legal actions inside numba, drawn with the game's generator
+OPP_GREEDY  the ``greedy`` agent inside numba, deciding as ``league.greedy_actions``: the
+            mover's information set is scrubbed (R26) and determinized once from a seed drawn
+            with the game's generator (``rng_next``), then ``search.greedy_pick``
+            (``ANYTIME_SOME``) picks with the weights ``W`` (``GreedyWeights.to_array()`` of
+            ``agents.greedy``); a forced move draws nothing
+=========== ====================================================================================
+
+Every opponent decision draws only from the game's own generator, so a run stays reproducible
+from its reset seeds.  ``W`` is None unless a seat is ``OPP_GREEDY``, and numba drops the greedy
+branch of :func:`play_opponents` when it compiles for ``W = None`` (a branch on ``W is None``
+over an argument typed None is pruned before typing): solo envs, random-opponent envs and the
+single envs never compile the greedy evaluation (a third of a cold compile of
+:func:`batch_step`), and the functions that take ``W`` get a version of their own for an array
+``W`` when an env with greedy seats first runs.
 
 Rewards (``C_REWARD``), ``win_bonus = F[F_WIN_BONUS]``, ``scale = F[F_POINTS_SCALE]``:
 
@@ -43,14 +66,16 @@ actions (its scenario is row ``FI[i, FI_SCEN]`` of ``SCS``, its seat ``FI[i, FI_
 import numpy as np
 from numba import njit, prange
 
+from .infoset import determinize, scrub
 from .layout import (
-    _Layout, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_SOLO_TARGET, S_TERMINAL,
+    _Layout, MAX_PLAYERS, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_SIZE, S_SOLO_TARGET, S_TERMINAL,
 )
 from .masks import fill_mask
 from .observe import O_PLAYERS, PL_SIZE, observe
 from .playout import pick_random
 from .rng import M32, mix32, rng_next
 from .scoring import winners_mask
+from .search import ANYTIME_SOME, N_TALLY, N_WEIGHTS, greedy_pick
 from .setup import init_state
 from .solo import init_solo, solo_final_score
 from .stack import pbase
@@ -67,6 +92,11 @@ RM_SHAPED = 2
 RM_MARGIN = 3
 REWARD_MODES = {"win": RM_WIN, "score": RM_SCORE, "shaped": RM_SHAPED, "margin": RM_MARGIN}
 
+OPP_NONE = 0
+OPP_RANDOM = 1
+OPP_GREEDY = 2
+OPPONENT_CODES = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
+
 SALT_SCENARIO = 0x5CE4A7
 SALT_SEAT = 0x5EA7
 
@@ -77,7 +107,8 @@ C_OPTIONS = _c.field("C_OPTIONS", 1, "option bits of init_state (tech packs)")
 C_REWARD = _c.field("C_REWARD", 1, "reward mode RM_*")
 C_SEAT = _c.field("C_SEAT", 1, "seat of the agent; -1: drawn from each episode's seed")
 C_SCENARIO = _c.field("C_SCENARIO", 1, "row of SCS to play; -1: drawn from each episode's seed")
-C_OPP_RANDOM = _c.field("C_OPP_RANDOM", 1, "1: other seats play uniform random legal actions in numba")
+C_OPP = _c.field("C_OPP", MAX_PLAYERS, "seat mode: entry d, who plays the seat d places after the "
+                 "agent's: OPP_NONE (the caller), OPP_RANDOM or OPP_GREEDY (in numba); entry 0 OPP_NONE")
 C_AUTORESET = _c.field("C_AUTORESET", 1, "1: a finished episode restarts in the same step")
 C_SIZE = _c.size
 
@@ -118,9 +149,17 @@ def env_rows():
     return {lay.title: list(lay.rows) for lay in LAYOUTS}
 
 
-def new_config(mode, n_players, options, reward, seat, scenario, opp_random, autoreset,
+def new_config(mode, n_players, options, reward, seat, scenario, opponents, autoreset,
                win_bonus, points_scale):
-    """The (C, F) config arrays, typed for the jitted functions."""
+    """The (C, F) config arrays, typed for the jitted functions.
+
+    ``opponents``: one ``OPP_*`` code for every other seat, or a sequence of ``n_players - 1``
+    codes (entry k for the seat k+1 places after the agent's); ignored in solo mode.  With an
+    ``OPP_GREEDY`` seat, the jitted functions also need ``W`` (:func:`opponent_weights`)."""
+    n_other = max(int(n_players) - 1, 0)
+    codes = [opponents] * n_other if np.ndim(opponents) == 0 else list(opponents)
+    if len(codes) != n_other or any(c not in (OPP_NONE, OPP_RANDOM, OPP_GREEDY) for c in codes):
+        raise ValueError(f"opponents: give one OPP_* code or {n_other} of them, got {opponents!r}")
     C = np.zeros(C_SIZE, dtype=np.int64)
     C[C_MODE] = mode
     C[C_NPLAYERS] = n_players
@@ -128,12 +167,29 @@ def new_config(mode, n_players, options, reward, seat, scenario, opp_random, aut
     C[C_REWARD] = reward
     C[C_SEAT] = seat
     C[C_SCENARIO] = scenario
-    C[C_OPP_RANDOM] = opp_random
+    C[C_OPP + 1:C_OPP + 1 + n_other] = codes
     C[C_AUTORESET] = autoreset
     F = np.zeros(F_SIZE, dtype=np.float64)
     F[F_WIN_BONUS] = win_bonus
     F[F_POINTS_SCALE] = points_scale
     return C, F
+
+
+def opponent_weights(C, greedy_weights=None):
+    """The ``W`` argument of the jitted functions for the config ``C``: None when no seat is
+    ``OPP_GREEDY`` (``greedy_weights`` is then ignored, and nothing greedy is compiled), else a
+    read-only float64 copy of the ``N_WEIGHTS`` evaluation weights ``greedy_weights``
+    (``agents.greedy.GreedyWeights.to_array()``).  Read-only as the greedy agent's own array,
+    so that both use one compiled ``search.greedy_pick``."""
+    if C[C_MODE] != MODE_SEAT or OPP_GREEDY not in C[C_OPP:C_OPP + MAX_PLAYERS]:
+        return None
+    if greedy_weights is None:
+        raise ValueError("greedy_weights: required when an opponent is OPP_GREEDY")
+    W = np.array(greedy_weights, dtype=np.float64)
+    if W.shape != (N_WEIGHTS,):
+        raise ValueError(f"greedy_weights: expected {N_WEIGHTS} weights, got shape {W.shape}")
+    W.flags.writeable = False
+    return W
 
 
 @njit(cache=True)
@@ -153,12 +209,64 @@ def next_seed(S):
 
 
 @njit(cache=True)
-def play_random_opponents(S, T, seat, scratch):
-    """Let the other seats play uniform random legal actions (the game's generator) until
-    ``seat`` is to move or the game is over.  ``scratch``: a uint8 mask buffer."""
+def opponent_code(S, C, seat):
+    """The ``OPP_*`` code of the player to move in ``S`` (``seat`` is the agent's)."""
+    n = S[S_NPLAYERS]
+    return C[C_OPP + (S[S_CUR] - seat + n) % n]
+
+
+@njit(cache=True)
+def greedy_opponent_action(S, T, W, mask, n, info, det, work, scratch, vals, tally):
+    """The greedy agent's action for the player to move in ``S`` whose legal ``mask`` holds
+    ``n`` ids, exactly as :func:`~electrify_env.engine.league.greedy_actions` decides it with
+    the determinization seed ``rng_next(S)``: a forced move is taken without a draw; otherwise the
+    seed is drawn from the game's generator, the mover's information set scrubbed into ``info``
+    and determinized into ``det``, and :func:`~.search.greedy_pick` chooses (``mask`` and the
+    other buffers are overwritten)."""
+    if n == 1:
+        for a in range(N_ACTIONS):
+            if mask[a]:
+                return a
+    seed = rng_next(S)
+    p = S[S_CUR]
+    scrub(S, T, p, info)
+    determinize(info, T, p, seed, det)
+    # np.int64, as the greedy agent passes it: one compiled greedy_pick serves both
+    return greedy_pick(det, T, W, mask, np.int64(ANYTIME_SOME), vals, work, tally, scratch)
+
+
+@njit(cache=True)
+def play_opponents(S, T, C, W, seat, mask):
+    """Play the seats the config gives to numba (``OPP_RANDOM``, ``OPP_GREEDY``) until ``seat``
+    or a seat played by the caller (``OPP_NONE``) is to move, or the game is over.  ``mask``: a
+    uint8 mask buffer (overwritten).  ``W``: the greedy weights, or None when no seat is greedy:
+    numba then compiles only the random loop (the ``W is None`` branch is resolved at compile
+    time).  With ``W``, the greedy work buffers are allocated here, once per call (so threads
+    never share them)."""
+    if W is None:
+        while S[S_TERMINAL] == 0 and S[S_CUR] != seat and opponent_code(S, C, seat) == OPP_RANDOM:
+            n = fill_mask(S, T, mask)
+            apply_action(S, T, pick_random(S, mask, n))
+    else:
+        _play_opponents(S, T, C, W, seat, mask,
+                        np.empty(S_SIZE, dtype=np.int64), np.empty(S_SIZE, dtype=np.int64),
+                        np.empty(S_SIZE, dtype=np.int64), np.empty(S_SIZE, dtype=np.int64),
+                        np.empty(N_ACTIONS, dtype=np.float64), np.empty(N_TALLY, dtype=np.float64))
+
+
+@njit(cache=True)
+def _play_opponents(S, T, C, W, seat, mask, info, det, work, scratch, vals, tally):
+    """:func:`play_opponents` with the greedy weights ``W`` and work buffers."""
     while S[S_TERMINAL] == 0 and S[S_CUR] != seat:
-        n = fill_mask(S, T, scratch)
-        apply_action(S, T, pick_random(S, scratch, n))
+        code = opponent_code(S, C, seat)
+        if code == OPP_NONE:
+            return
+        n = fill_mask(S, T, mask)
+        if code == OPP_GREEDY:
+            a = greedy_opponent_action(S, T, W, mask, n, info, det, work, scratch, vals, tally)
+        else:
+            a = pick_random(S, mask, n)
+        apply_action(S, T, a)
 
 
 @njit(cache=True)
@@ -219,10 +327,10 @@ def terminal_reward(S, T, C, F, seat):
 
 
 @njit(cache=True)
-def new_episode(S, T, SCS, C, F, e, r, seed, scratch):
+def new_episode(S, T, SCS, C, F, W, e, r, seed, scratch):
     """Set up the game of a new episode in ``S`` from ``seed``: the scenario (solo) or the
-    agent's seat (one seat) is fixed by the config or drawn from the seed; with random
-    opponents, the seats before the agent play their first decisions."""
+    agent's seat (one seat) is fixed by the config or drawn from the seed; seats before the
+    agent's that numba plays (``C_OPP``) play their first decisions."""
     if C[C_MODE] == MODE_SOLO:
         k = C[C_SCENARIO]
         if k < 0:
@@ -236,8 +344,7 @@ def new_episode(S, T, SCS, C, F, e, r, seed, scratch):
         seat = C[C_SEAT]
         if seat < 0:
             seat = pick_index(seed, SALT_SEAT, C[C_NPLAYERS])
-        if C[C_OPP_RANDOM]:
-            play_random_opponents(S, T, seat, scratch)
+        play_opponents(S, T, C, W, seat, scratch)
     e[E_SEED] = seed
     e[E_SEAT] = seat
     e[E_SCEN] = k
@@ -262,7 +369,7 @@ def write_view(S, T, FF, seat, obs_row, mask_row):
 
 
 @njit(cache=True)
-def finish_step(S, T, SCS, FF, C, F, e, r, fi, obs_row, mask_row, fobs_row):
+def finish_step(S, T, SCS, FF, C, F, W, e, r, fi, obs_row, mask_row, fobs_row):
     """After the agent's action (and the other seats' moves): the reward, and at the end of the
     game the final facts ``fi``, the final observation ``fobs_row`` and (autoreset) the next
     episode; then the agent's observation and mask.  Returns (reward, terminated)."""
@@ -289,7 +396,7 @@ def finish_step(S, T, SCS, FF, C, F, e, r, fi, obs_row, mask_row, fobs_row):
         r[R_LAST_RET] = r[R_RET]
         observe_prefix(S, T, FF, seat, fobs_row)
         if C[C_AUTORESET]:
-            new_episode(S, T, SCS, C, F, e, r, next_seed(S), mask_row)
+            new_episode(S, T, SCS, C, F, W, e, r, next_seed(S), mask_row)
     else:
         r[R_RET] += rew
     write_view(S, T, FF, e[E_SEAT], obs_row, mask_row)
@@ -297,12 +404,13 @@ def finish_step(S, T, SCS, FF, C, F, e, r, fi, obs_row, mask_row, fobs_row):
 
 
 @njit(cache=True)
-def _step_row(i, States, T, SCS, FF, C, F, E, R, FI, actions, obs, masks, rewards, terms, final_obs):
+def _step_row(i, States, T, SCS, FF, C, F, W, E, R, FI, actions, obs, masks, rewards, terms,
+              final_obs):
     S = States[i]
     apply_action(S, T, actions[i])
-    if C[C_MODE] == MODE_SEAT and C[C_OPP_RANDOM]:
-        play_random_opponents(S, T, E[i, E_SEAT], masks[i])
-    rew, done = finish_step(S, T, SCS, FF, C, F, E[i], R[i], FI[i], obs[i], masks[i], final_obs[i])
+    if C[C_MODE] == MODE_SEAT:
+        play_opponents(S, T, C, W, E[i, E_SEAT], masks[i])
+    rew, done = finish_step(S, T, SCS, FF, C, F, W, E[i], R[i], FI[i], obs[i], masks[i], final_obs[i])
     rewards[i] = rew
     terms[i] = done
 
@@ -319,35 +427,36 @@ def first_illegal(actions, masks):
 
 
 @njit(cache=True)
-def batch_step(States, T, SCS, FF, C, F, E, R, FI, actions, obs, masks, rewards, terms, final_obs):
+def batch_step(States, T, SCS, FF, C, F, W, E, R, FI, actions, obs, masks, rewards, terms, final_obs):
     """Step every row with its action (one core).  Returns -1, or the index of the first
     illegal action, in which case nothing was stepped."""
     bad = first_illegal(actions, masks)
     if bad >= 0:
         return bad
     for i in range(States.shape[0]):
-        _step_row(i, States, T, SCS, FF, C, F, E, R, FI, actions, obs, masks, rewards, terms, final_obs)
+        _step_row(i, States, T, SCS, FF, C, F, W, E, R, FI, actions, obs, masks, rewards, terms, final_obs)
     return -1
 
 
 @njit(cache=True, parallel=True)
-def batch_step_parallel(States, T, SCS, FF, C, F, E, R, FI, actions, obs, masks, rewards, terms, final_obs):
+def batch_step_parallel(States, T, SCS, FF, C, F, W, E, R, FI, actions, obs, masks, rewards, terms,
+                        final_obs):
     """:func:`batch_step` with the rows spread over numba's threads (worth it from a few dozen
     rows on; the results are identical)."""
     bad = first_illegal(actions, masks)
     if bad >= 0:
         return bad
     for i in prange(States.shape[0]):
-        _step_row(i, States, T, SCS, FF, C, F, E, R, FI, actions, obs, masks, rewards, terms, final_obs)
+        _step_row(i, States, T, SCS, FF, C, F, W, E, R, FI, actions, obs, masks, rewards, terms, final_obs)
     return -1
 
 
 @njit(cache=True)
-def batch_reset(States, T, SCS, FF, C, F, E, R, seeds, obs, masks):
+def batch_reset(States, T, SCS, FF, C, F, W, E, R, seeds, obs, masks):
     """Start a new episode in every row from ``seeds`` and write the first observations and
     masks."""
     for i in range(States.shape[0]):
-        new_episode(States[i], T, SCS, C, F, E[i], R[i], seeds[i], masks[i])
+        new_episode(States[i], T, SCS, C, F, W, E[i], R[i], seeds[i], masks[i])
         write_view(States[i], T, FF, E[i, E_SEAT], obs[i], masks[i])
 
 

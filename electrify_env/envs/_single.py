@@ -59,7 +59,7 @@ class SingleGameEnv(SharedViews, gym.Env):
         super().reset(seed=check_reset_seed(seed))
         self._seeds[0] = int(self.np_random.integers(0, B.MAX_SEED, endpoint=True))
         b = self._b
-        B.batch_reset(b.states, self._T, self._SCS, self._FF, self._C, self._F, b.E, b.R,
+        B.batch_reset(b.states, self._T, self._SCS, self._FF, self._C, self._F, None, b.E, b.R,
                       self._seeds, b.obs, b.masks)
         self._after_reset()
         self._started = True
@@ -81,8 +81,8 @@ class SingleGameEnv(SharedViews, gym.Env):
 
     def _step_checked(self) -> None:
         b = self._b
-        B.batch_step(b.states, self._T, self._SCS, self._FF, self._C, self._F, b.E, b.R, b.FI,
-                     b.actions, b.obs, b.masks, b.rewards, b.terms, b.final_obs)
+        B.batch_step(b.states, self._T, self._SCS, self._FF, self._C, self._F, None, b.E, b.R,
+                     b.FI, b.actions, b.obs, b.masks, b.rewards, b.terms, b.final_obs)
 
     def _after_reset(self) -> None:
         """Hook: seats before the agent's (one-seat env with Python opponents)."""

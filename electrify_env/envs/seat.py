@@ -148,7 +148,10 @@ class ElectrifyEnv(SingleGameEnv):
         :class:`~agents.base.AgentError` (a ``ValueError``).
 
       Copies (pickle, ``copy.deepcopy``) rebuild spec agents from their spec, with their
-      generator's state; agent objects and callables are copied with the env.
+      generator's state; agent objects and callables are copied with the env.  For many games
+      at jitted speed against random or greedy opponents, use the vector env
+      (``gymnasium.make_vec("Electrify-v0", num_envs=N, vectorization_mode="vector_entry_point",
+      opponents="greedy")``, :class:`~electrify_env.envs.ElectrifyVectorEnv`).
     * ``reward_mode``, ``points_scale``, ``win_bonus``: see Rewards.
     * ``card_set``, ``tech_packs``: as for :class:`~electrify_env.Game`.
     * ``render_mode``: None or one of ``metadata["render_modes"]`` (see :meth:`render`).
@@ -174,7 +177,7 @@ class ElectrifyEnv(SingleGameEnv):
         self._SCS = scenario_table(None)
         self._C, self._F = B.new_config(
             B.MODE_SEAT, self.n_players, self._options, rm, seat_code, -1,
-            1 if self._opponents is None else 0, 0,
+            B.OPP_RANDOM if self._opponents is None else B.OPP_NONE, 0,
             check_float("win_bonus", win_bonus), check_float("points_scale", points_scale))
         self._setup(check_render_mode(render_mode, self.metadata["render_modes"]))
 
@@ -311,8 +314,9 @@ class ElectrifyEnv(SingleGameEnv):
         b = self._b
         apply_action(self._S, self._T, b.actions[0])
         self._play_opponents()
-        rew, term = B.finish_step(self._S, self._T, self._SCS, self._FF, self._C, self._F, self._E,
-                                  self._R, self._FI, self._obs_row, self._mask, self._fobs_row)
+        rew, term = B.finish_step(self._S, self._T, self._SCS, self._FF, self._C, self._F, None,
+                                  self._E, self._R, self._FI, self._obs_row, self._mask,
+                                  self._fobs_row)
         b.rewards[0] = rew
         b.terms[0] = term
 

@@ -19,14 +19,16 @@ from ._common import (
     game_snapshot, reward_code, scenario_list, scenario_table, table_for,
 )
 from ..validation import InvalidArgumentError
+from .seat import _agents_module
 
 class ElectrifyVectorEnv(SharedViews, VectorEnv):
     """
     ## Description
 
     ``num_envs`` games of Electrify, solo (``mode="solo"``, as ``Electrify-Solo-v0``) or one
-    seat against uniform random opponents (``mode="seat"``, as ``Electrify-v0`` with its
-    default opponents), stepped by one jitted call over an (N, S_SIZE) state array
+    seat of a 2-4 player game (``mode="seat"``, as ``Electrify-v0``) against opponents played
+    inside numba: uniform random legal play (default) or the ``greedy`` agent, per seat
+    (``opponents``).  All games are stepped by one jitted call over an (N, S_SIZE) state array
     (:func:`electrify_env.engine.batch.batch_step`): observations, masks, rewards and
     terminations are written into preallocated arrays, finished games restart in the same call.
     ``gymnasium.make_vec("Electrify-Solo-v0", num_envs=N, vectorization_mode="vector_entry_point")``
@@ -78,6 +80,19 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
     * ``mode``: ``"solo"`` or ``"seat"``.
     * ``scenario`` (solo): id, path, Scenario, list of them, or None for all (drawn per game).
     * ``n_players``, ``seat`` (seat mode): 2-4 players; the agent's seat or None (drawn).
+    * ``opponents`` (seat mode): who plays the other seats, inside numba: None or ``"random"``
+      (uniform random legal actions, the default), ``"greedy"`` (the ``greedy`` agent, deciding
+      exactly as :func:`electrify_env.engine.league.greedy_actions` with determinization seeds
+      drawn from each game's generator, so runs stay reproducible from the reset seed;
+      ``"greedy:weights=PATH"`` loads other weights), or a list of ``n_players - 1`` of these
+      (entry k plays the seat k+1 places after the agent, as in ``Electrify-v0``).  All greedy
+      seats share one weights file.  Other agents (``"mcts"``, policies, callables) are
+      refused: ``Electrify-v0`` (one game, opponents in Python) takes any agent.  Greedy
+      opponents cost one-ply lookahead per decision (``benchmarks/bench_vector_opponents.py``),
+      and their code is compiled only for an env with a greedy seat: the first such env after
+      an install or engine edit compiles the stepping functions once more, with the greedy
+      evaluation (the ``W`` argument of :mod:`electrify_env.engine.batch`); solo and
+      random-opponent envs never compile it.
     * ``reward_mode``, ``win_bonus``, ``points_scale``: as the single envs.
     * ``card_set``, ``tech_packs``: as :class:`~electrify_env.Game`.
     * ``parallel``: spread the rows over numba's threads (``batch_step_parallel``; results are
@@ -89,14 +104,16 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
 
     ## Version History
 
-    * v0: initial version (observation version 2).
+    * v0: initial version (observation version 2).  Later within v0: ``opponents`` (random
+      or greedy, per seat).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 64, mode: str = "solo", *,
                  scenario: str | Scenario | Sequence[str | Scenario] | None = None,
-                 n_players: int = 2, seat: int | None = 0, reward_mode: str | None = None,
+                 n_players: int = 2, seat: int | None = 0,
+                 opponents: str | Sequence[str] | None = None, reward_mode: str | None = None,
                  card_set=None, tech_packs: Sequence[str] = (), win_bonus: float = DEFAULT_WIN_BONUS,
                  points_scale: float = DEFAULT_POINTS_SCALE, parallel: bool = False,
                  copy: bool = False, render_mode: str | None = None) -> None:
@@ -112,9 +129,13 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
             rm = reward_code(self.reward_mode, SOLO_REWARD_MODES)
             self._scenarios = scenario_list(scenario)
             self.n_players = 1
+            if opponents is not None:
+                raise InvalidArgumentError("opponents applies to mode='seat' only")
+            self._opponents: list[str] = []
             self._C, self._F = B.new_config(B.MODE_SOLO, 1, self._options, rm, 0,
                                             0 if len(self._scenarios) == 1 else -1, 0, 1,
                                             check_float("win_bonus", win_bonus), 0.0)
+            self._W = None
         elif mode == "seat":
             if scenario is not None:
                 raise ValueError("scenario applies to mode='solo' only")
@@ -122,10 +143,14 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
             rm = reward_code(self.reward_mode, SEAT_REWARD_MODES)
             self.n_players = check_players(n_players)
             self._scenarios = []
+            self._opponents, codes, weights = vector_opponents(opponents, self.n_players)
             self._C, self._F = B.new_config(B.MODE_SEAT, self.n_players, self._options, rm,
-                                            check_seat(seat, self.n_players), -1, 1, 1,
+                                            check_seat(seat, self.n_players), -1, codes, 1,
                                             check_float("win_bonus", win_bonus),
                                             check_float("points_scale", points_scale))
+            # the greedy seats' weights; None without a greedy seat, and then the jitted
+            # functions compile no greedy code (see engine.batch)
+            self._W = B.opponent_weights(self._C, weights)
         else:
             raise ValueError(f"mode must be 'solo' or 'seat', got {mode!r}")
         if not isinstance(parallel, bool):
@@ -161,7 +186,7 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
         self._seeds[:] = seeds
         b = self._b
         obs = b.flip()
-        B.batch_reset(b.states, self._T, self._SCS, self._FF, self._C, self._F, b.E, b.R,
+        B.batch_reset(b.states, self._T, self._SCS, self._FF, self._C, self._F, self._W, b.E, b.R,
                       self._seeds, obs, b.masks)
         self._started = True
         return (obs.copy() if self.copy else obs), {"action_mask": b.masks_i8,
@@ -183,8 +208,8 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
             raise IllegalActionError("step() before reset(): call reset() first")
         np.copyto(b.actions, acts, casting="unsafe")
         obs = b.flip()
-        bad = self._step_fn(b.states, self._T, self._SCS, self._FF, self._C, self._F, b.E, b.R, b.FI,
-                            b.actions, obs, b.masks, b.rewards, b.terms, b.final_obs)
+        bad = self._step_fn(b.states, self._T, self._SCS, self._FF, self._C, self._F, self._W, b.E,
+                            b.R, b.FI, b.actions, obs, b.masks, b.rewards, b.terms, b.final_obs)
         if bad >= 0:
             b.flip()
             a = int(acts[bad])
@@ -234,6 +259,12 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
         return list(self._scenarios)
 
     @property
+    def opponents(self) -> list[str]:
+        """Seat mode: the spec of each other seat's numba opponent (entry k plays the seat k+1
+        places after the agent), e.g. ``["greedy", "random"]``; solo: empty."""
+        return list(self._opponents)
+
+    @property
     def card_set(self):
         """The card set played."""
         return self._cards
@@ -269,11 +300,82 @@ def make_solo_vector_env(num_envs: int = 64, **kwargs) -> ElectrifyVectorEnv:
 
 def make_seat_vector_env(num_envs: int = 64, **kwargs) -> ElectrifyVectorEnv:
     """The ``vector_entry_point`` of ``Electrify-v0``: :class:`ElectrifyVectorEnv` in seat mode
-    (random opponents only; illegal actions raise)."""
+    (``opponents`` "random" or "greedy", played inside numba; illegal actions raise)."""
     _refuse_terminate(kwargs)
-    if kwargs.pop("opponents", None) is not None:
-        raise ValueError("the vector env plays random opponents only; use Electrify-v0 for callables")
     return ElectrifyVectorEnv(num_envs, "seat", **kwargs)
+
+
+def _brief(value) -> str:
+    """``repr(value)`` on one line, at most 80 characters (for error messages)."""
+    return " ".join(repr(value).split())[:80]
+
+
+def _opponents_error(what: str) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"opponents: {what}; the vector env plays random opponents and greedy ones inside numba: "
+        f"give None, \"random\", \"greedy\" (or \"greedy:weights=PATH\") or a list of one per other "
+        f"seat; Electrify-v0 (gymnasium.make) takes any agent or callable")
+
+
+def vector_opponents(opponents, n_players: int) -> tuple[list[str], list[int], np.ndarray | None]:
+    """Check the vector env's ``opponents`` for an ``n_players`` game: (spec per other seat,
+    ``OPP_*`` code per other seat, the greedy weights array or None when no seat is greedy).
+
+    Raises:
+        InvalidArgumentError: anything but None, ``"random"``, ``"greedy[:weights=PATH]"`` or a
+            list of ``n_players - 1`` of them; greedy seats with different weights (one weight
+            array serves them all); a bad weights file (the message names ``opponents``).
+    """
+    n_other = n_players - 1
+    if opponents is None:
+        specs = ["random"] * n_other
+    elif isinstance(opponents, str):
+        specs = [opponents] * n_other
+    elif isinstance(opponents, (list, tuple)):
+        if len(opponents) != n_other:
+            raise _opponents_error(f"a list needs {n_other} entries (one per other seat of a "
+                                   f"{n_players}-player game), got {len(opponents)}")
+        specs = list(opponents)
+    else:
+        raise _opponents_error(f"got {_brief(opponents)}")
+    codes, weights_paths = [], {}
+    for k, spec in enumerate(specs):
+        where = "opponents" if isinstance(opponents, str) else f"opponents[{k}]"
+        name = spec.split(":", 1)[0].strip() if isinstance(spec, str) else None
+        if name not in B.OPPONENT_CODES:
+            raise _opponents_error(f"got {_brief(spec)}" if isinstance(opponents, str)
+                                   else f"entry {k} is {_brief(spec)}")
+        codes.append(B.OPPONENT_CODES[name])
+        params = _parse_spec(spec, where).params if ":" in spec else {}  # checked by the registry
+        if name == "greedy":
+            weights_paths.setdefault(params.get("weights", ""), where)
+    weights = None
+    for path, where in weights_paths.items():
+        w = _greedy_weights(path, where)
+        if weights is not None and not np.array_equal(w, weights):
+            raise _opponents_error(f"the greedy seats must play with the same weights, got "
+                                   f"{_brief(list(weights_paths))}")
+        weights = w
+    return [s.strip() for s in specs], codes, weights
+
+
+def _parse_spec(spec: str, where: str):
+    """The registry's parse of ``spec`` (an ``agents.registry.AgentSpec``); errors name ``where``."""
+    registry = _agents_module("registry", f"agent spec {_brief(spec)}")
+    try:
+        return registry.parse_spec(spec)
+    except registry.AgentError as err:
+        raise InvalidArgumentError(f"{where}: {' '.join(str(err).split())}") from None
+
+
+def _greedy_weights(path: str, where: str) -> np.ndarray:
+    """The greedy agent's weight array from a YAML file ("" = the default weights); errors name
+    ``where``."""
+    greedy = _agents_module("greedy", "a greedy opponent")
+    try:
+        return greedy.load_weights(path or None).to_array()
+    except greedy.AgentError as err:
+        raise InvalidArgumentError(f"{where}: {' '.join(str(err).split())}") from None
 
 
 def _refuse_terminate(kwargs: dict) -> None:
