@@ -1107,7 +1107,9 @@ def _opp_huge(obs, mask):
 
 
 OPPONENTS = {"none": None, "first": _first_legal, "junk": _opp_junk, "huge": _opp_huge,
-             "list1": [_first_legal], "list3": [_first_legal] * 3, "text": "random", "int": 3}
+             "list1": [_first_legal], "list3": [_first_legal] * 3, "text": "random", "int": 3,
+             "greedy": "greedy", "mix3": ["greedy", "random", "greedy"], "mcts": "mcts",
+             "badparam": "greedy:weights=/nonexistent.yaml"}
 float_v = st.one_of(st.floats(), st.integers(), st.sampled_from([10**400, -10**400, "1.5", "nan", None, True]),
                     anything)
 mode_v = st.one_of(st.sampled_from(["win", "score", "shaped", "margin", "", "WIN", None]), anything)
@@ -1147,12 +1149,14 @@ env_args_cases = st.one_of(
             st.fixed_dictionaries({"mode": st.just("seat")}, optional={
                 **valid_common, "num_envs": st.integers(1, 3), "n_players": st.sampled_from([2, 3, 4]),
                 "seat": st.sampled_from([None, 0, 1]), "points_scale": finite, "copy": st.booleans(),
+                "opponents": st.sampled_from(["none", "text", "greedy"]),
                 "reward_mode": st.sampled_from(["win", "score", "shaped", "margin"])})),
         {**fuzz_common, "num_envs": st.one_of(st.integers(-2, 0), anything.filter(
             lambda v: not is_action_int(v) or operator.index(v) < 4)),
          "mode": st.one_of(st.sampled_from(["solo", "seat", "x"]), anything),
          "scenario": scenario_env_v, "n_players": n_players_v, "seat": st.one_of(st.integers(-1, 4), st.none()),
-         "parallel": anything, "copy": anything, "points_scale": float_v})),
+         "parallel": anything, "copy": anything, "points_scale": float_v,
+         "opponents": st.sampled_from(sorted(OPPONENTS))})),
     st.tuples(st.sampled_from(["make-solo", "make-seat", "make_vec-solo"]), with_faults(
         st.fixed_dictionaries({}, optional={
             "illegal_action": st.sampled_from(["terminate", "raise"]), "illegal_reward": finite,
@@ -1227,6 +1231,8 @@ def _play_env(env, kind: str, kwargs: dict) -> None:
 @example(case=("seat", {"points_scale": -10**400}))
 @example(case=("seat", {"opponents": "huge"}))
 @example(case=("vector", {"num_envs": True}))
+@example(case=("vector", {"mode": "seat", "n_players": 4, "opponents": "mix3"}))
+@example(case=("vector", {"mode": "seat", "opponents": "mcts"}))
 def test_fuzz_env_args(case):
     """Env constructor arguments of any type and value."""
     run("env_args", check_env_args, case)
