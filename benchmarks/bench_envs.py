@@ -72,33 +72,43 @@ def gym_steps_per_second(env, seconds: float, seed: int = 0) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def vector_steps_per_second(n: int, seconds: float, seed: int = 0, parallel: bool = False) -> tuple[float, float]:
-    """(steps/s including the random-action draw, steps/s of env.step alone) of the vector env
-    with ``n`` solo games."""
+def time_vector_env(env, seconds: float, seed: int = 0, batch: int = 20) -> tuple[float, float, int]:
+    """Step a reset vector ``env`` with uniform random legal actions for ``seconds`` (after
+    ``batch`` warm-up steps: compile, thread pool); return (steps/s including the random-action
+    draw, steps/s of ``env.step`` alone, episodes finished).  A step is one decision per row."""
     from electrify_env.engine.batch import sample_legal
-    from electrify_env.envs import ElectrifyVectorEnv
 
-    env = ElectrifyVectorEnv(n, "solo", scenario="first_light", parallel=parallel)
+    n = env.num_envs
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     actions = np.zeros(n, dtype=np.int64)
-    masks_u8 = info["action_mask"].view(np.uint8)
-    for _ in range(20):  # warm (compile, thread pool)
+    masks_u8 = info["action_mask"].view(np.uint8)   # the live mask buffer
+    for _ in range(batch):
         sample_legal(masks_u8, rng.random(n), actions)
         env.step(actions)
-    steps = 0
+    steps = games = 0
     in_env = 0.0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        for _ in range(20):
+        for _ in range(batch):
             sample_legal(masks_u8, rng.random(n), actions)
             t = time.perf_counter()
-            env.step(actions)
+            _, _, term, _, _ = env.step(actions)
             in_env += time.perf_counter() - t
-        steps += 20 * n
+            games += int(term.sum())
+        steps += batch * n
     total = time.perf_counter() - start
-    return steps / total, steps / in_env
+    return steps / total, steps / in_env, games
+
+
+def vector_steps_per_second(n: int, seconds: float, seed: int = 0, parallel: bool = False) -> tuple[float, float]:
+    """(steps/s including the random-action draw, steps/s of env.step alone) of the vector env
+    with ``n`` solo games."""
+    from electrify_env.envs import ElectrifyVectorEnv
+
+    env = ElectrifyVectorEnv(n, "solo", scenario="first_light", parallel=parallel)
+    return time_vector_env(env, seconds, seed)[:2]
 
 
 def main() -> None:

@@ -13,41 +13,19 @@ agent, inside numba).
 from __future__ import annotations
 
 import argparse
-import time
 
-import numpy as np
+from bench_envs import time_vector_env   # benchmarks/ is the script's folder
 
 
 def seat_steps_per_second(opponents: str, n: int, players: int, seconds: float, seed: int = 0,
                           parallel: bool = False) -> tuple[float, float, int]:
     """(agent steps/s including the random-action draw, steps/s of env.step alone, games
     finished) of the seat vector env with ``n`` games against ``opponents``."""
-    from electrify_env.engine.batch import sample_legal
     from electrify_env.envs import ElectrifyVectorEnv
 
     env = ElectrifyVectorEnv(n, "seat", n_players=players, seat=None, opponents=opponents,
                              parallel=parallel)
-    obs, info = env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    actions = np.zeros(n, dtype=np.int64)
-    masks_u8 = info["action_mask"].view(np.uint8)   # the live mask buffer
-    for _ in range(10):  # warm (compile, thread pool)
-        sample_legal(masks_u8, rng.random(n), actions)
-        env.step(actions)
-    steps = games = 0
-    in_env = 0.0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        for _ in range(10):
-            sample_legal(masks_u8, rng.random(n), actions)
-            t = time.perf_counter()
-            _, _, term, _, _ = env.step(actions)
-            in_env += time.perf_counter() - t
-            games += int(term.sum())
-        steps += 10 * n
-    total = time.perf_counter() - start
-    return steps / total, steps / in_env, games
+    return time_vector_env(env, seconds, seed, batch=10)
 
 
 def main(argv=None) -> None:
