@@ -24,6 +24,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
+from electrify_env.paths import CONFIGS_DIR
 from electrify_env.yamlio import read_yaml_mapping
 
 from electrify_env.engine import layout as L
@@ -32,8 +33,7 @@ from electrify_env.engine.infoset import determinize
 
 from .base import Agent, AgentError, SeatView
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_WEIGHTS = REPO_ROOT / "configs" / "agents" / "greedy.yaml"
+DEFAULT_WEIGHTS = CONFIGS_DIR / "agents" / "greedy.yaml"
 SEED_LIMIT = 1 << 62
 
 

@@ -13,12 +13,12 @@ import inspect
 import math
 import numbers
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
 from electrify_env.engine import layout as L
+from electrify_env.paths import POLICIES_DIR
 
 from .base import Agent, AgentError
 
@@ -173,7 +173,7 @@ AGENTS: dict[str, AgentKind] = {
 }
 
 # one registered name per shipped policy (policies/electrify-*.pt)
-POLICY_DIR = Path(__file__).resolve().parents[1] / "policies"
+POLICY_DIR = POLICIES_DIR
 """The shipped policies."""
 SHIPPED = {1: "electrify-solo.pt", 2: "electrify-2p.pt", 3: "electrify-3p.pt", 4: "electrify-4p.pt"}
 """File of the shipped policy for each player count (1 = solo)."""

@@ -32,11 +32,12 @@ import numpy as np
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 
+from electrify_env.paths import CONFIGS_DIR, DATA_ROOT
 from electrify_env.yamlio import display_path, pydantic_error_text, read_yaml_mapping
 from electrify_env.engine import layout as L
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS_DIR = REPO_ROOT / "configs" / "scenarios"
+REPO_ROOT = DATA_ROOT      # file names in messages are relative to it (electrify_env.paths)
+SCENARIOS_DIR = CONFIGS_DIR / "scenarios"
 
 LEVEL_NAMES = ("I", "II", "III", "IV", "V", "VI", "VII")
 MIN_GEARS, MAX_GEARS = 1, 4

@@ -21,7 +21,9 @@ from typing import Any, Callable
 
 import yaml
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+from electrify_env.paths import DATA_ROOT
+
+REPO_ROOT = DATA_ROOT      # the repository, or the installed data copy (electrify_env.paths)
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 

@@ -25,11 +25,12 @@ import numpy as np
 import pydantic
 
 from electrify_env.cards import schema as S
+from electrify_env.paths import CONFIGS_DIR, DATA_ROOT
 from electrify_env.yamlio import display_path, pydantic_error_text, read_yaml_mapping
 from electrify_env.engine import layout as L
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CARDS_DIR = REPO_ROOT / "configs" / "cards"
+REPO_ROOT = DATA_ROOT      # file names in messages are relative to it (electrify_env.paths)
+DEFAULT_CARDS_DIR = CONFIGS_DIR / "cards"
 DEFAULT_CARD_SET = DEFAULT_CARDS_DIR / "base.yaml"
 
 LEVEL_NAMES = ("I", "II", "III", "IV", "V", "VI", "VII")
