@@ -330,7 +330,8 @@ def build_parser() -> argparse.ArgumentParser:
                                       "(training/selfplay.py; configs/train_*.yaml); or multi-agent PPO "
                                       "on Ray RLlib (--backend rllib; configs/rllib_2p.yaml)")
     tr.add_argument("config", nargs="?", default=None,
-                    help="YAML file filling training.config.TrainConfig (--backend rllib: RLlibConfig)")
+                    help="YAML file filling training.config.TrainConfig (--backend rllib: RLlibConfig); "
+                         "a shipped config may be named without its folder: train_2p, train_4p, train_solo")
     tr.add_argument("--backend", default="local", choices=("local", "rllib"),
                     help="local: electrify's own trainer (training/selfplay.py); rllib: multi-agent PPO on "
                          "Ray RLlib (training/rllib_selfplay.py; pip install -e \".[ray]\")")

@@ -330,12 +330,43 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def resolve_config_path(path: str | Path) -> Path:
+    """The config file ``path`` names: ``path`` itself when it exists; otherwise a shipped config
+    of that name (``train_2p``, ``train_2p.yaml`` or ``configs/train_2p.yaml`` find
+    ``electrify_env.paths.CONFIGS_DIR / "train_2p.yaml"``, so an installed wheel trains from any
+    folder); otherwise ``path`` unchanged (reading it then fails naming it)."""
+    from electrify_env.paths import CONFIGS_DIR
+
+    p = Path(path)
+    if p.exists():
+        return p
+    parts = p.parts[1:] if p.parts[:1] == ("configs",) else p.parts
+    if parts and ".." not in parts:
+        shipped = CONFIGS_DIR.joinpath(*parts)
+        for cand in (shipped, shipped.with_name(shipped.name + ".yaml")):
+            if cand.is_file():
+                return cand
+    return p
+
+
+def shipped_configs() -> list[str]:
+    """Names of the training configs shipped in ``configs/`` (``train_2p``, ``ppo_solo``...)."""
+    from electrify_env.paths import CONFIGS_DIR
+
+    return sorted(f.stem for f in CONFIGS_DIR.glob("*.yaml"))
+
+
 def load_config(path: str | Path | None, cls=PPOSoloConfig, overrides: dict[str, Any] | None = None):
     """Fill ``cls`` from a YAML mapping and ``overrides`` (a key repeated in the file or unknown
-    to ``cls`` is an error) and check every field; raises :class:`ConfigError` with one line."""
+    to ``cls`` is an error) and check every field; raises :class:`ConfigError` with one line.
+    ``path`` may also name a shipped config (:func:`resolve_config_path`)."""
     data: dict[str, Any] = {}
     sources: dict[str, str] = {}
     if path is not None:
+        path = resolve_config_path(path)
+        if not path.exists():
+            raise ConfigError(f"{display_path(path)}: file not found (shipped configs: "
+                              f"{', '.join(shipped_configs())})")
         loaded = read_yaml_mapping(Path(path), ConfigError, display_path)
         data.update(loaded)
         sources.update(dict.fromkeys(loaded, display_path(Path(path))))
