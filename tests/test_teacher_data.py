@@ -253,3 +253,17 @@ def test_teacher_file_has_ordinary_permissions(tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE(out.stat().st_mode) == 0o644
+
+
+def test_imitation_fidelity_benchmark_prints_its_figures(greedy_file):
+    """``benchmarks/imitation_fidelity.py`` (held-out agreement of a network imitating a teacher
+    file) runs on a small file and prints each part of its report."""
+    import subprocess
+
+    res = subprocess.run([sys.executable, "benchmarks/imitation_fidelity.py", str(greedy_file), "--epochs", "1",
+                          "--hidden", "32"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = res.stdout
+    assert "pass 1: agreement train" in out and "held-out" in out
+    assert "held-out agreement by decision type:" in out and "FT_ICON" in out
+    assert "most common held-out misses" in out
