@@ -216,23 +216,29 @@ def opponent_code(S, C, seat):
 
 
 @njit(cache=True)
-def greedy_opponent_action(S, T, W, mask, n, info, det, work, scratch, vals, tally):
-    """The greedy agent's action for the player to move in ``S`` whose legal ``mask`` holds
-    ``n`` ids, exactly as :func:`~electrify_env.engine.league.greedy_actions` decides it with
-    the determinization seed ``rng_next(S)``: a forced move is taken without a draw; otherwise the
-    seed is drawn from the game's generator, the mover's information set scrubbed into ``info``
-    and determinized into ``det``, and :func:`~.search.greedy_pick` chooses (``mask`` and the
-    other buffers are overwritten)."""
-    if n == 1:
-        for a in range(N_ACTIONS):
-            if mask[a]:
-                return a
-    seed = rng_next(S)
+def greedy_decision(S, T, W, mask, seed, info, det, work, scratch, vals, tally):
+    """The ``greedy`` agent's action for the player to move in ``S`` (not a forced move), from
+    one determinization seeded by ``seed`` of that player's scrubbed information set (R26):
+    scrubbed into ``info``, determinized into ``det``, then :func:`~.search.greedy_pick`
+    (``ANYTIME_SOME``) with the weights ``W``; ``mask`` and the other buffers are overwritten.
+    The one greedy step of the jitted runners (here and ``league.greedy_actions``)."""
     p = S[S_CUR]
     scrub(S, T, p, info)
     determinize(info, T, p, seed, det)
     # np.int64, as the greedy agent passes it: one compiled greedy_pick serves both
     return greedy_pick(det, T, W, mask, np.int64(ANYTIME_SOME), vals, work, tally, scratch)
+
+
+@njit(cache=True)
+def greedy_opponent_action(S, T, W, mask, n, info, det, work, scratch, vals, tally):
+    """The greedy opponent's action for the player to move in ``S`` whose legal ``mask`` holds
+    ``n`` ids: a forced move is taken without a draw; otherwise :func:`greedy_decision` with a
+    seed drawn from the game's generator (``rng_next``)."""
+    if n == 1:
+        for a in range(N_ACTIONS):
+            if mask[a]:
+                return a
+    return greedy_decision(S, T, W, mask, rng_next(S), info, det, work, scratch, vals, tally)
 
 
 @njit(cache=True)

@@ -24,12 +24,13 @@ information set (R26), samples the hidden part once and picks the one-ply best a
 import numpy as np
 from numba import njit
 
-from .batch import MAX_SEED, SALT_SCENARIO, first_illegal, next_seed, observe_prefix, pick_index
-from .infoset import determinize, scrub
+from .batch import (
+    MAX_SEED, SALT_SCENARIO, first_illegal, greedy_decision, next_seed, observe_prefix, pick_index,
+)
 from .layout import MAX_PLAYERS, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_SIZE, S_SOLO, S_SOLO_TARGET, S_TERMINAL
 from .masks import fill_mask
 from .scoring import winners_mask
-from .search import ANYTIME_SOME, N_TALLY, greedy_pick
+from .search import N_TALLY
 from .setup import init_state
 from .solo import init_solo, solo_final_score
 from .stack import pbase
@@ -147,7 +148,4 @@ def greedy_actions(States, T, W, rows, draw_seeds, out):
                     out[j] = a
                     break
             continue
-        p = S[S_CUR]
-        scrub(S, T, p, info)
-        determinize(info, T, p, draw_seeds[j], det)
-        out[j] = greedy_pick(det, T, W, mask, ANYTIME_SOME, vals, work, tally, scratch)
+        out[j] = greedy_decision(S, T, W, mask, draw_seeds[j], info, det, work, scratch, vals, tally)
