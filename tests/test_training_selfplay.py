@@ -21,7 +21,7 @@ from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options
 from electrify_env.policy_meta import PolicyMismatchError, meta_path
 from training.config import ConfigError, TrainConfig, load_config, parse_overrides
-from training.net import PolicyValueNet, load_policy, save_policy
+from training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
 from training.selfplay import Trainer, potential, stream_gae, train, win_reward
 
 REPO = Path(__file__).resolve().parents[1]
@@ -53,6 +53,7 @@ BAD_FIELDS = [
     ("seed", 2**32), ("eval_seed", -1), ("eval_seed", 2**62), ("device", "tpu"), ("device", "auto"),
     ("output_dir", "  "), ("tech_packs", ["nosuchpack"]), ("tech_packs", ["grid", "grid"]),
     ("total_steps", "many"), ("resume", "yes"), ("hidden", "256"), ("scenario", "first_light"),
+    ("init_policy", "no/such/policy.pt"),
 ]
 FIELDS = {f.name for f in dataclasses.fields(TrainConfig)}
 
@@ -479,7 +480,7 @@ def test_ship_keeps_the_metadata_and_the_algorithm(tmp_path):
     """``python -m training.ship`` copies a policy with its metadata; a policy trained by RLlib
     stays labelled as such."""
     from electrify_env.game import Game
-    from training.net import PolicyValueNet, load_policy, save_policy
+    from training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
     from training.ship import ship
 
     card_hash = Game(n_players=2, seed=0).cards.hash
@@ -513,3 +514,54 @@ def test_bc_data_imitates_stored_teacher_games(tmp_path):
         tiny(tmp_path / "x", bc_data=str(tmp_path / "missing.jsonl"))
     with pytest.raises(ConfigError, match="bc_data_epochs"):
         tiny(tmp_path / "x", bc_data_epochs=0)
+
+
+# ----------------------------------------------------------------------------------------------
+# Warm start from a saved policy (init_policy)
+# ----------------------------------------------------------------------------------------------
+def test_transfer_weights_lets_a_wider_network_play_exactly_as_the_narrow_one():
+    torch.manual_seed(0)
+    small = PolicyValueNet(2, [24])
+    with torch.no_grad():
+        small.pi.weight.normal_(0.0, 0.5)
+    big = transfer_weights(small, PolicyValueNet(4, [24]))
+    obs, masks = positions(4, 200)
+    o, m = torch.as_tensor(obs, dtype=torch.float32), torch.as_tensor(masks != 0)
+    with torch.no_grad():
+        ls, vs = small(o, m)
+        lb, vb = big(o, m)
+    assert torch.allclose(ls, lb, atol=1e-5) and torch.allclose(vs, vb, atol=1e-5)
+    assert np.array_equal(small.act(obs, masks), big.act(obs, masks))
+    first = big.trunk[0].weight
+    assert torch.count_nonzero(first[:, small.n_inputs:]) == 0          # the unseen seats start at zero
+    back = transfer_weights(big, PolicyValueNet(2, [24]))                 # narrower: extra columns dropped
+    assert all(torch.equal(v, small.state_dict()[k]) for k, v in back.state_dict().items())
+    with pytest.raises(ValueError, match="hidden sizes"):
+        transfer_weights(small, PolicyValueNet(4, [16]))
+
+
+def test_init_policy_starts_a_run_from_a_saved_policy_of_another_player_count(tmp_path):
+    src_path = tmp_path / "src.pt"
+    src = saved_policy(src_path, n_players=2)
+    cfg = tiny(tmp_path / "run4", n_players=4, hidden=[24], bc_steps=0, total_steps=512, num_envs=8,
+               init_policy=str(src_path))
+    tr = Trainer(cfg, log=lambda *_: None)
+    tr.init_from(cfg.init_policy)
+    obs, masks = positions(4, 100, seed=3)
+    src16 = PolicyValueNet(2, [24])          # the saved file holds float16 weights
+    src16.load_state_dict({k: v.to(torch.float16).to(torch.float32) for k, v in src.state_dict().items()})
+    assert np.array_equal(tr.net.act(obs, masks), src16.act(obs, masks))
+
+    lines: list[str] = []
+    summary = train(cfg, log=lines.append)
+    assert any(line.startswith(f"network initialised from {src_path}") for line in lines)
+    assert summary["curve"][0]["phase"] == "rl" and summary["curve"][0]["imitation"] == 0
+    assert load_policy(summary["policy"], n_players=4)[1]["n_players"] == 4
+
+    # another network, another card set: refused by the field's name, before anything is written
+    with pytest.raises(ConfigError, match=r"^init_policy: .*hidden sizes"):
+        train(dataclasses.replace(cfg, hidden=[16], output_dir=str(tmp_path / "x")), log=lines.append)
+    edit_meta(src_path, card_set_hash="0" * 64)
+    with pytest.raises(ConfigError, match=r"^init_policy: .*card_set_hash"):
+        train(dataclasses.replace(cfg, output_dir=str(tmp_path / "y")), log=lines.append)
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()

@@ -478,6 +478,12 @@ class TrainConfig:
     """Passes over the ``bc_data`` decisions (> 0)."""
     bc_data_winners_only: bool = False
     """Imitate only the decisions of seats that won their game."""
+    init_policy: str | None = None
+    """Start the network from a saved policy (``policy.pt`` of a run, or a shipped one such as
+    ``policies/electrify-2p.pt``) instead of a fresh one; a fresh run only (not with resume).
+    Same ``hidden`` sizes; it may come from another player count: a seat policy warm-starts
+    another seat count (the input columns of the seats it never saw start at zero, so the new
+    network plays exactly as the old one at first).  Set ``bc_steps: 0`` to skip imitation."""
     kick_coef: float = 0.0
     """Kickstarting: weight of a cross-entropy loss toward greedy's choice on the learner's own
     states during RL, decaying linearly to 0 over kick_steps (>= 0; 0: off)."""
@@ -520,6 +526,8 @@ class TrainConfig:
         need(self.bc_data_epochs > 0, "bc_data_epochs", "must be a positive integer")
         need(self.bc_data is None or Path(self.bc_data).is_file(), "bc_data",
              f"must be a games file (electrify teacher-data --out FILE); {self.bc_data!r} is not a file")
+        need(self.init_policy is None or Path(self.init_policy).is_file(), "init_policy",
+             f"must be a saved policy file (.pt); {self.init_policy!r} is not a file")
         need(self.minibatch >= 2, "minibatch", "must be at least 2")
         need(self.bc_minibatch >= 2, "bc_minibatch", "must be at least 2")
         for name in ("learning_rate", "bc_learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef",

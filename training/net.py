@@ -112,6 +112,24 @@ class PolicyValueNet(nn.Module):
         return torch.multinomial(probs, 1, generator=generator).squeeze(-1).numpy().astype(np.int64)
 
 
+def transfer_weights(src: PolicyValueNet, dst: PolicyValueNet) -> PolicyValueNet:
+    """Copy ``src``'s weights into ``dst`` (same ``hidden`` sizes, any player counts) and return
+    ``dst``.  The observation layouts share their prefix, so the first layer's columns map one
+    to one: columns ``dst`` has and ``src`` lacks (the blocks of seats ``src`` never saw) start
+    at zero, and a wider ``dst`` plays exactly as ``src`` until it trains; columns ``src`` has
+    and ``dst`` lacks are dropped.  ValueError if the hidden sizes differ."""
+    if list(src.hidden) != list(dst.hidden):
+        raise ValueError(f"cannot transfer weights between hidden sizes {src.hidden} and {dst.hidden}")
+    state = {k: v.detach().clone() for k, v in src.state_dict().items()}
+    w = state["trunk.0.weight"]
+    first = torch.zeros(w.shape[0], dst.n_inputs, dtype=w.dtype)
+    k = min(w.shape[1], dst.n_inputs)
+    first[:, :k] = w[:, :k]
+    state["trunk.0.weight"] = first
+    dst.load_state_dict(state)
+    return dst
+
+
 def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_id: str,
                 algorithm: str = ALGORITHM, **meta) -> Path:
     """Write ``path`` (``.pt``: weights and architecture) and its ``.meta.json`` sidecar (layout

@@ -57,7 +57,7 @@ from electrify_env.envs._common import card_set_and_options, scenario_list, scen
 from electrify_env.validation import IllegalActionError
 
 from .config import ConfigError, TrainConfig, load_config, parse_overrides
-from .net import PolicyValueNet, save_policy
+from .net import PolicyValueNet, load_policy, save_policy, transfer_weights
 
 CTRL_LEARNER = 0
 CTRL_GREEDY = 1
@@ -592,6 +592,19 @@ class Trainer:
                 "train_seconds": round(self.train_seconds, 1), "config": self.cfg.to_dict(),
                 "learning_curve": self.curve}
 
+    def init_from(self, path: str | Path) -> None:
+        """Start the network from the saved policy ``path`` (config ``init_policy``): same card
+        set and hidden sizes, any player count (:func:`training.net.transfer_weights`)."""
+        try:
+            src, meta = load_policy(path, card_set_hash=self.cards.hash)
+            transfer_weights(src, self.net)
+        except ValueError as err:     # PolicyMismatchError is a ValueError
+            raise ConfigError(f"init_policy: {err}") from None
+        if self.acting is not self.net:
+            self.acting.load_state_dict(self.net.state_dict())
+        self.log(f"network initialised from {path} ({meta.get('n_players')}-player policy, "
+                 f"{meta.get('steps', 0):,} RL decisions)")
+
     def save_policy(self, path: Path) -> Path:
         """Save the current network with its metadata."""
         return save_policy(self.acting, path, self.cards.hash,
@@ -747,6 +760,8 @@ def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
     tr = Trainer(cfg, log)
     if cfg.bc_data is not None and not cfg.resume:
         tr.check_bc_data()          # before anything is played or written
+    if cfg.init_policy is not None and not cfg.resume:
+        tr.init_from(cfg.init_policy)   # likewise
     tr.out.mkdir(parents=True, exist_ok=True)
     if cfg.resume:
         tr.load_checkpoint()
