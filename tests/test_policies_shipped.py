@@ -38,6 +38,8 @@ def test_shipped_policy_fits_and_is_documented(players):
     assert net.n_players == players
     card = (POLICY_DIR / "README.md").read_text()
     assert path.name in card and NAMES[players] in card
+    # the card's description of the network is the file's
+    assert f"hidden layers {meta['arch']['hidden']}" in card and f"over the {meta['n_actions']} action ids" in card
     assert NAMES[players] in AGENTS
     json.dumps(meta)   # plain JSON
 
