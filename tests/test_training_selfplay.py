@@ -565,3 +565,16 @@ def test_init_policy_starts_a_run_from_a_saved_policy_of_another_player_count(tm
     with pytest.raises(ConfigError, match=r"^init_policy: .*card_set_hash"):
         train(dataclasses.replace(cfg, output_dir=str(tmp_path / "y")), log=lines.append)
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+def test_init_policy_finds_a_shipped_policy_from_any_folder(tmp_path, monkeypatch):
+    from electrify_env.paths import DATA_ROOT
+    from training.config import resolve_policy_path
+
+    monkeypatch.chdir(tmp_path)
+    cfg = TrainConfig(n_players=4, init_policy="policies/electrify-2p.pt")
+    assert resolve_policy_path(cfg.init_policy) == DATA_ROOT / "policies" / "electrify-2p.pt"
+    (tmp_path / "mine.pt").write_bytes(b"x")                      # a file here wins over a shipped one
+    assert resolve_policy_path("mine.pt") == Path("mine.pt")
+    with pytest.raises(ConfigError, match="^init_policy: "):
+        TrainConfig(init_policy="policies/no-such.pt")

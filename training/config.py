@@ -349,6 +349,20 @@ def resolve_config_path(path: str | Path) -> Path:
     return p
 
 
+def resolve_policy_path(path: str | Path) -> Path:
+    """The policy file ``path`` names: ``path`` itself when it is a file; otherwise, for a relative
+    path, the shipped file of that name below ``electrify_env.paths.DATA_ROOT``
+    (``policies/electrify-4p.pt`` is found from any folder, also from a wheel); otherwise
+    ``path`` unchanged."""
+    from electrify_env.paths import DATA_ROOT
+
+    p = Path(path)
+    if p.is_file() or p.is_absolute() or ".." in p.parts:
+        return p
+    shipped = DATA_ROOT / p
+    return shipped if shipped.is_file() else p
+
+
 def shipped_configs() -> list[str]:
     """Names of the training configs shipped in ``configs/`` (``train_2p``, ``ppo_solo``...)."""
     from electrify_env.paths import CONFIGS_DIR
@@ -480,7 +494,7 @@ class TrainConfig:
     """Imitate only the decisions of seats that won their game."""
     init_policy: str | None = None
     """Start the network from a saved policy (``policy.pt`` of a run, or a shipped one such as
-    ``policies/electrify-2p.pt``) instead of a fresh one; a fresh run only (not with resume).
+    ``policies/electrify-2p.pt``, found from any folder) instead of a fresh one; a fresh run only (not with resume).
     Same ``hidden`` sizes; it may come from another player count: a seat policy warm-starts
     another seat count (the input columns of the seats it never saw start at zero, so the new
     network plays exactly as the old one at first).  Set ``bc_steps: 0`` to skip imitation."""
@@ -526,7 +540,7 @@ class TrainConfig:
         need(self.bc_data_epochs > 0, "bc_data_epochs", "must be a positive integer")
         need(self.bc_data is None or Path(self.bc_data).is_file(), "bc_data",
              f"must be a games file (electrify teacher-data --out FILE); {self.bc_data!r} is not a file")
-        need(self.init_policy is None or Path(self.init_policy).is_file(), "init_policy",
+        need(self.init_policy is None or resolve_policy_path(self.init_policy).is_file(), "init_policy",
              f"must be a saved policy file (.pt); {self.init_policy!r} is not a file")
         need(self.minibatch >= 2, "minibatch", "must be at least 2")
         need(self.bc_minibatch >= 2, "bc_minibatch", "must be at least 2")

@@ -56,7 +56,7 @@ from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options, scenario_list, scenario_table, table_for
 from electrify_env.validation import IllegalActionError
 
-from .config import ConfigError, TrainConfig, load_config, parse_overrides
+from .config import ConfigError, TrainConfig, load_config, parse_overrides, resolve_policy_path
 from .net import PolicyValueNet, load_policy, save_policy, transfer_weights
 
 CTRL_LEARNER = 0
@@ -596,7 +596,7 @@ class Trainer:
         """Start the network from the saved policy ``path`` (config ``init_policy``): same card
         set and hidden sizes, any player count (:func:`training.net.transfer_weights`)."""
         try:
-            src, meta = load_policy(path, card_set_hash=self.cards.hash)
+            src, meta = load_policy(resolve_policy_path(path), card_set_hash=self.cards.hash)
             transfer_weights(src, self.net)
         except ValueError as err:     # PolicyMismatchError is a ValueError
             raise ConfigError(f"init_policy: {err}") from None
