@@ -556,7 +556,8 @@ def test_init_policy_starts_a_run_from_a_saved_policy_of_another_player_count(tm
     summary = train(cfg, log=lines.append)
     assert any(line.startswith(f"network initialised from {src_path}") for line in lines)
     assert summary["curve"][0]["phase"] == "rl" and summary["curve"][0]["imitation"] == 0
-    assert load_policy(summary["policy"], n_players=4)[1]["n_players"] == 4
+    meta = load_policy(summary["policy"], n_players=4)[1]
+    assert meta["n_players"] == 4 and meta["init_from"] == {"path": str(src_path), "n_players": 2, "steps": 0}
 
     # another network, another card set: refused by the field's name, before anything is written
     with pytest.raises(ConfigError, match=r"^init_policy: .*hidden sizes"):

@@ -130,6 +130,16 @@ def transfer_weights(src: PolicyValueNet, dst: PolicyValueNet) -> PolicyValueNet
     return dst
 
 
+LINEAGE_KEYS = ("n_players", "scenario", "steps", "imitation_steps", "env_steps", "train_seconds", "init_from")
+
+
+def lineage(path: str | Path, meta: dict) -> dict:
+    """What a run started from ``path`` (a policy with metadata ``meta``) keeps of it in its own
+    metadata as ``init_from``: the file, its players or scenario, its training decisions and
+    seconds, and its own ``init_from`` (so a chain of warm starts is kept whole)."""
+    return {"path": str(path), **{k: meta[k] for k in LINEAGE_KEYS if k in meta}}
+
+
 def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_id: str,
                 algorithm: str = ALGORITHM, **meta) -> Path:
     """Write ``path`` (``.pt``: weights and architecture) and its ``.meta.json`` sidecar (layout

@@ -57,7 +57,7 @@ from electrify_env.envs._common import card_set_and_options, scenario_list, scen
 from electrify_env.validation import IllegalActionError
 
 from .config import ConfigError, TrainConfig, load_config, parse_overrides, resolve_policy_path
-from .net import PolicyValueNet, load_policy, save_policy, transfer_weights
+from .net import PolicyValueNet, lineage, load_policy, save_policy, transfer_weights
 
 CTRL_LEARNER = 0
 CTRL_GREEDY = 1
@@ -289,6 +289,7 @@ class Trainer:
         self.games: Games | None = None
         self.writer = None
         self.baseline: dict[str, Any] | None = None
+        self.started_from: dict[str, Any] | None = None   # the policy this run started from (init_policy)
 
     # ---- the games and their seats -----------------------------------------------------------
     def start_games(self) -> None:
@@ -590,7 +591,7 @@ class Trainer:
         return {**where, "tech_packs": list(self.cfg.tech_packs), "steps": self.steps,
                 "imitation_steps": self.bc_done, "env_steps": self.env_steps,
                 "train_seconds": round(self.train_seconds, 1), "config": self.cfg.to_dict(),
-                "learning_curve": self.curve}
+                "learning_curve": self.curve, **({"init_from": self.started_from} if self.started_from else {})}
 
     def init_from(self, path: str | Path) -> None:
         """Start the network from the saved policy ``path`` (config ``init_policy``): same card
@@ -600,6 +601,7 @@ class Trainer:
             transfer_weights(src, self.net)
         except ValueError as err:     # PolicyMismatchError is a ValueError
             raise ConfigError(f"init_policy: {err}") from None
+        self.started_from = lineage(path, meta)
         if self.acting is not self.net:
             self.acting.load_state_dict(self.net.state_dict())
         self.log(f"network initialised from {path} ({meta.get('n_players')}-player policy, "
@@ -617,7 +619,7 @@ class Trainer:
                 "train_seconds": self.train_seconds, "rng": self.rng.bit_generator.state,
                 "league": {"snapshots": [s.state_dict() for s in self.league.snapshots],
                            "snapshot_steps": self.league.snapshot_steps, "win_rate": self.league.win_rate},
-                "config": self.cfg.to_dict(), "baseline": self.baseline}
+                "config": self.cfg.to_dict(), "baseline": self.baseline, "init_from": self.started_from}
         tmp = self.out / "checkpoint.pt.tmp"
         torch.save(blob, tmp)
         tmp.replace(self.out / "checkpoint.pt")
@@ -638,6 +640,7 @@ class Trainer:
         self.curve, self.best, self.train_seconds = blob["curve"], blob["best"], blob["train_seconds"]
         self.rng.bit_generator.state = blob["rng"]
         self.baseline = blob.get("baseline")
+        self.started_from = blob.get("init_from")
         for sd, st in zip(blob["league"]["snapshots"], blob["league"]["snapshot_steps"]):
             snap = PolicyValueNet(self.n, self.cfg.hidden)
             snap.load_state_dict(sd)
