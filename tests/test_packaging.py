@@ -222,7 +222,7 @@ def test_an_installed_wheel_finds_its_data_without_the_repository(installed):
     assert Path(got["policies"]).resolve() == data / "policies"
     assert sorted(got["scenarios"]) == sorted(list_scenarios())
     assert all(Path(p).resolve().parent == data / "configs" / "scenarios" for p in got["scenarios"].values())
-    assert {"greedy", "trained_2p", "trained_4p", "trained_solo"} <= set(got["registered"])
+    assert {"greedy", "trained_2p", "trained_3p", "trained_4p", "trained_solo"} <= set(got["registered"])
     assert got["card_set_hash"] == loader.load_card_set().hash
 
     listing = _run([sys.executable, "-m", "electrify_env.cli", "agents"], cwd=installed["work"],
