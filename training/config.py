@@ -494,10 +494,12 @@ class TrainConfig:
     """Imitate only the decisions of seats that won their game."""
     init_policy: str | None = None
     """Start the network from a saved policy (``policy.pt`` of a run, or a shipped one such as
-    ``policies/electrify-2p.pt``, found from any folder) instead of a fresh one; a fresh run only (not with resume).
-    Same ``hidden`` sizes; it may come from another player count: a seat policy warm-starts
-    another seat count (the input columns of the seats it never saw start at zero, so the new
-    network plays exactly as the old one at first).  Set ``bc_steps: 0`` to skip imitation."""
+    ``policies/electrify-2p.pt``, found from any folder) instead of a fresh one; a fresh run
+    only (not with resume).  Same ``hidden`` sizes; it may come from another player count: a
+    seat policy warm-starts another seat count (the input columns of the seats it never saw
+    start at zero, so the new network plays exactly as the old one at first).  Set
+    ``bc_steps: 0`` to skip imitation.  The policy's own history is kept in the new one's
+    metadata as ``init_from``."""
     kick_coef: float = 0.0
     """Kickstarting: weight of a cross-entropy loss toward greedy's choice on the learner's own
     states during RL, decaying linearly to 0 over kick_steps (>= 0; 0: off)."""
