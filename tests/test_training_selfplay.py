@@ -480,7 +480,7 @@ def test_ship_keeps_the_metadata_and_the_algorithm(tmp_path):
     """``python -m training.ship`` copies a policy with its metadata; a policy trained by RLlib
     stays labelled as such."""
     from electrify_env.game import Game
-    from training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
+    from training.net import PolicyValueNet, load_policy, save_policy
     from training.ship import ship
 
     card_hash = Game(n_players=2, seed=0).cards.hash
