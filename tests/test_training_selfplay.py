@@ -579,3 +579,15 @@ def test_init_policy_finds_a_shipped_policy_from_any_folder(tmp_path, monkeypatc
     assert resolve_policy_path("mine.pt") == Path("mine.pt")
     with pytest.raises(ConfigError, match="^init_policy: "):
         TrainConfig(init_policy="policies/no-such.pt")
+
+
+def test_warm_start_transfer_benchmark_prints_the_untrained_figures(tmp_path):
+    """``benchmarks/warm_start_transfer.py`` plays a 2-player policy in 4-player evaluation games."""
+    path = tmp_path / "p.pt"
+    saved_policy(path, n_players=2)
+    res = subprocess.run([sys.executable, "benchmarks/warm_start_transfer.py", str(path), "--players", "4",
+                          "--games", "4"], cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("greedy in the learner's seat: win_rate ") and "(4 games, 4 players)" in lines[0]
+    assert lines[1].startswith(f"{path} (trained for 2 players): win_rate ")
