@@ -74,6 +74,12 @@ def test_train_config_refuses_cross_field_mistakes():
     with pytest.raises(ConfigError, match=r"^scenario: "):
         TrainConfig(n_players=1, scenario="no_such_scenario")
     assert TrainConfig(n_players=1, scenario="first_light").scenario == "first_light"
+    with pytest.raises(ConfigError, match=r"^scenario_sampling: must be one of uniform, hard"):
+        TrainConfig(n_players=1, scenario_sampling="hardest")
+    with pytest.raises(ConfigError, match=r"^scenario_sampling: applies to n_players: 1 with scenario: null"):
+        TrainConfig(n_players=2, scenario_sampling="hard")
+    with pytest.raises(ConfigError, match=r"^scenario_sampling: applies to n_players: 1 with scenario: null"):
+        TrainConfig(n_players=1, scenario="first_light", scenario_sampling="hard")
     with pytest.raises(ConfigError, match=r"unknown field 'totl_steps' \(did you mean 'total_steps'\?\)"):
         load_config(None, TrainConfig, {"totl_steps": 5})
     with pytest.raises(ConfigError, match="FIELD=VALUE"):
@@ -233,6 +239,39 @@ def test_tiny_solo_run(tmp_path):
     assert meta["scenario"] == "first_light"
     last = summary["curve"][-1]
     assert set(last["by_scenario"]) == {"first_light"} and "success_rate" in summary["baseline"]
+
+
+def test_hard_scenario_sampling_plays_the_failed_scenario_most(tmp_path):
+    """``scenario_sampling: hard``: the learner's success per scenario is recorded as its
+    games end, the table of new games is rebuilt from it by the PFSP rule, and every running
+    game's scenario is known (blackout: the one scenario of target 40)."""
+    from electrify_env.engine import layout as L
+    cfg = tiny(tmp_path, n_players=1, num_envs=32, rollout=12288, bc_steps=0, scenario_sampling="hard")
+    tr = Trainer(cfg, log=lambda *_: None)
+    tr.start_games()
+    ids = [sc.id for sc in tr.scenarios]
+    assert len(ids) == 8 and list(tr.scen_rows) == list(range(8))   # alike until a game ends
+    np.testing.assert_allclose(tr.scenario_weights(), 1 / 8)
+    for sid in ids:
+        tr.league.win_rate[f"solo_{sid}"] = 0.0 if sid == "blackout" else 1.0
+    w = tr.scenario_weights()
+    np.testing.assert_allclose(w[ids.index("blackout")], 1.05 ** 2 / (1.05 ** 2 + 7 * 0.05 ** 2))
+    tr.collect()   # rebuilds the table first, then plays: the games that end start new ones
+    counts = np.bincount(tr.scen_rows, minlength=8)   # 1 + floor(120 w), 2 more by remainders
+    assert counts.sum() == 16 * 8 and counts.min() == 1 and counts[ids.index("blackout")] == 119
+    assert tr.games.SCS.shape[0] == 128
+    target = tr.games.States[:, L.S_SOLO_TARGET]
+    blackout = tr.game_scen == ids.index("blackout")
+    assert np.array_equal(blackout, target == 40)          # the row's scenario is the one it plays
+    assert blackout.sum() >= 16                            # was 1 in 8 of the first games
+    # the finished games moved the rates (the learner rarely reaches blackout's 40)
+    assert 0 < tr.league.win_rate["solo_first_light"] < 1.0
+    # uniform sampling keeps the one-row-per-scenario table and records the rates all the same
+    uni = Trainer(dataclasses.replace(cfg, scenario_sampling="uniform"), log=lambda *_: None)
+    uni.start_games()
+    uni.collect()
+    assert uni.games.SCS.shape[0] == 8 and list(uni.scen_rows) == list(range(8))
+    assert any(k.startswith("solo_") for k in uni.league.win_rate)
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")

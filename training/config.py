@@ -403,6 +403,10 @@ def load_config(path: str | Path | None, cls=PPOSoloConfig, overrides: dict[str,
 TRAIN_REWARDS = ("shaped", "margin", "win")
 
 
+SCENARIO_SAMPLINGS = ("uniform", "hard")
+"""Values of ``TrainConfig.scenario_sampling``."""
+
+
 @dataclass
 class TrainConfig:
     """PPO over the jitted league runner (``electrify train CONFIG`` / ``python -m
@@ -415,6 +419,12 @@ class TrainConfig:
     scenario: str | None = None
     """Solo only: a scenario id, or null for every shipped scenario (drawn per game; the
     observation names the scenario's target, stars and challenges, so one policy plays all)."""
+    scenario_sampling: str = "uniform"
+    """Solo with every scenario (``scenario: null``) only: how a training game's scenario is
+    drawn.  ``uniform``: every scenario alike.  ``hard``: scenario s with weight (1 - r_s + 0.05)
+    ** pfsp_power, r_s the learner's recent success rate on s in its training games (the PFSP
+    rule of the snapshots, so the scenarios it fails most are played most); the evaluation still
+    draws them alike."""
     tech_packs: list[str] = field(default_factory=list)
     """Tech packs shuffled into the decks (shipped names or pack files)."""
     total_steps: int = 2_000_000
@@ -562,6 +572,10 @@ class TrainConfig:
         need(self.n_players == 1 or self.p_self + self.p_greedy + self.p_snapshot + self.p_random > 0,
              "p_greedy", "the league chances p_self, p_greedy, p_snapshot, p_random must not all be 0")
         need(self.n_players == 1 or self.scenario is None, "scenario", "applies to n_players: 1 only")
+        need(self.scenario_sampling in SCENARIO_SAMPLINGS, "scenario_sampling",
+             "must be one of " + ", ".join(SCENARIO_SAMPLINGS))
+        need(self.scenario_sampling == "uniform" or (self.n_players == 1 and self.scenario is None),
+             "scenario_sampling", "applies to n_players: 1 with scenario: null only")
         need(all(h > 0 for h in self.hidden) and len(self.hidden) > 0, "hidden",
              "must be a non-empty list of positive layer sizes")
         need(self.torch_threads >= 0, "torch_threads", "must be >= 1 (or 0: torch's default)")

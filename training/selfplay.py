@@ -11,7 +11,9 @@ decision of whoever is to move in each.  ``electrify train CONFIG`` or
    ``(1 - w_k + 0.05) ** pfsp_power``, where ``w_k`` is the learner's recent win rate against it:
    prioritised fictitious self-play, AlphaStar's PFSP) or random play (``p_random``).  A snapshot
    joins every ``snapshot_every`` learner decisions; the oldest leaves beyond ``max_snapshots``.
-   Solo (``n_players: 1``): the learner plays every game, scenarios drawn per game.
+   Solo (``n_players: 1``): the learner plays every game, scenarios drawn per game: alike, or
+   (``scenario_sampling: hard``) scenario s with weight ``(1 - r_s + 0.05) ** pfsp_power``, r_s
+   the learner's recent success rate on s in its training games (the rule of the snapshots).
 2. **Streams.**  Every learner seat of every game is one trajectory (a *stream*).  A transition's
    reward is the change of the seat's potential (own points * ``points_scale``, or the margin over
    the best other player, or nothing) until the seat's next decision, plus ``win_bonus`` times
@@ -290,6 +292,10 @@ class Trainer:
         self.writer = None
         self.baseline: dict[str, Any] | None = None
         self.started_from: dict[str, Any] | None = None   # the policy this run started from (init_policy)
+        # solo: the scenario (index into self.scenarios) of each row of the games' table, and of
+        # the game running in each row
+        self.scen_rows = np.arange(len(self.scenarios) if self.scenarios else 1, dtype=np.int64)
+        self.game_scen = np.zeros(cfg.num_envs, dtype=np.int64)
 
     # ---- the games and their seats -----------------------------------------------------------
     def start_games(self) -> None:
@@ -298,6 +304,8 @@ class Trainer:
         scen_fixed = 0 if self.n == 1 and self.cfg.scenario is not None else -1
         self.games = Games(self.cfg.num_envs, self.n, self.cards, self.options, self.scenarios, seeds,
                            scen_fixed)
+        self.scen_rows = np.arange(self.games.SCS.shape[0], dtype=np.int64)
+        self.game_scen[:] = self.games.scen if self.n == 1 else 0
         self.last_idx[:] = -1
         self.pot_prev[:] = 0.0
         self.buf.clear()
@@ -327,12 +335,45 @@ class Trainer:
             else:
                 c[q] = CTRL_LEARNER
 
+    # ---- solo scenarios ---------------------------------------------------------------------
+    SCENARIO_ROWS = 16
+    """Rows per scenario, on average, of the weighted scenario table (``scenario_sampling: hard``)."""
+
+    def scenario_weights(self) -> np.ndarray:
+        """Solo: the chance of each scenario (``self.scenarios``) for a new training game
+        (``cfg.scenario_sampling``; the success rates are ``league.win_rate["solo_<id>"]``,
+        0.5 before any game)."""
+        assert self.scenarios is not None
+        if self.cfg.scenario_sampling == "uniform" or len(self.scenarios) == 1:
+            w = np.ones(len(self.scenarios))
+        else:
+            rates = np.array([self.league.win_rate.get(f"solo_{sc.id}", 0.5) for sc in self.scenarios])
+            w = (1.0 - rates + 0.05) ** self.cfg.pfsp_power
+        return w / w.sum()
+
+    def refresh_scenarios(self) -> None:
+        """``scenario_sampling: hard``: rebuild the games' scenario table so that a new game
+        (its row drawn alike from the table's rows by its seed) plays scenario s with about the
+        chance :meth:`scenario_weights` gives: each scenario fills a share of the rows (at least
+        one), largest remainders first.  Running games keep the scenario they started with."""
+        if self.n != 1 or self.cfg.scenario_sampling == "uniform" or self.games is None:
+            return
+        w = self.scenario_weights()
+        total = self.SCENARIO_ROWS * len(w)
+        share = w * (total - len(w))
+        counts = 1 + np.floor(share).astype(np.int64)
+        rest = total - int(counts.sum())
+        counts[np.argsort(-(share - np.floor(share)), kind="stable")[:rest]] += 1
+        self.scen_rows = np.repeat(np.arange(len(w), dtype=np.int64), counts)
+        self.games.SCS = scenario_table([self.scenarios[k] for k in self.scen_rows])
+
     # ---- one rollout ------------------------------------------------------------------------
     def collect(self, teacher: bool = False, want_labels: bool = False) -> int:
         """Play until the buffer holds ``cfg.rollout`` learner decisions.  ``teacher``: the
         learner's seats are played by greedy (imitation data); ``want_labels``: record greedy's
         choice on the learner's states (kickstarting).  Returns the learner decisions added
         (the buffer also holds the transitions carried over from the last rollout)."""
+        self.refresh_scenarios()
         cfg, g, buf, n = self.cfg, self.games, self.buf, max(self.n, 1)
         assert g is not None
         start = buf.size
@@ -408,6 +449,10 @@ class Trainer:
                 buf.done[li] = 1.0
             self.last_idx[s] = -1
             self.pot_prev[s] = 0.0
+        if self.n == 1:
+            if not teacher:   # the learner's recent success per scenario (scenario_sampling)
+                self.league.record(f"solo_{self.scenarios[self.game_scen[i]].id}", float(won[0]))
+            self.game_scen[i] = self.scen_rows[g.scen[i]]   # the game that started in row i
         if not teacher and n > 1 and learner_seats:
             me = learner_seats[0]
             for q in range(n):
