@@ -267,3 +267,20 @@ def test_imitation_fidelity_benchmark_prints_its_figures(greedy_file):
     assert "pass 1: agreement train" in out and "held-out" in out
     assert "held-out agreement by decision type:" in out and "FT_ICON" in out
     assert "most common held-out misses" in out
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_greedy_determinism_benchmark_prints_its_figures(players):
+    """``benchmarks/greedy_determinism.py`` (greedy's agreement with itself over two
+    determinizations: the ceiling of any imitation of it) prints the agreement in all and per
+    decision type; greedy reads little hidden information, so it agrees with itself almost always."""
+    import re
+    import subprocess
+
+    res = subprocess.run([sys.executable, "benchmarks/greedy_determinism.py", "--players", str(players),
+                          "--games", "16", "--steps", "120"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    found = re.search(r"agreement of two determinizations: ([0-9.]+) over ([0-9,]+) decisions", res.stdout)
+    assert found, res.stdout
+    assert 0.9 <= float(found.group(1)) <= 1.0 and int(found.group(2).replace(",", "")) > 100
+    assert re.search(r"^  FT_\w+ +[0-9,]+ decisions  agreement [01]\.[0-9]{3}$", res.stdout, re.M), res.stdout
