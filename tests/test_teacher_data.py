@@ -284,3 +284,22 @@ def test_greedy_determinism_benchmark_prints_its_figures(players):
     assert found, res.stdout
     assert 0.9 <= float(found.group(1)) <= 1.0 and int(found.group(2).replace(",", "")) > 100
     assert re.search(r"^  FT_\w+ +[0-9,]+ decisions  agreement [01]\.[0-9]{3}$", res.stdout, re.M), res.stdout
+
+
+def test_afterstate_imitation_benchmark_prints_both_networks_side_by_side():
+    """``benchmarks/afterstate_imitation.py`` records greedy's decisions with one afterstate per
+    legal action and prints both networks' held-out agreement per pass and per decision type."""
+    import re
+    import subprocess
+
+    res = subprocess.run([sys.executable, "benchmarks/afterstate_imitation.py", "--decisions", "600", "--epochs", "2",
+                          "--games", "16"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    found = re.search(r"([0-9,]+) decisions with a choice, ([0-9,]+) afterstates", res.stdout)
+    assert found, res.stdout
+    decisions, afterstates = (int(x.replace(",", "")) for x in found.groups())
+    assert decisions >= 600 and afterstates >= 2 * decisions   # every recorded decision had a choice
+    passes = re.findall(r"^pass (\d): held-out agreement  MLP \+ afterstate head ([01]\.\d{3})  observation MLP "
+                        r"([01]\.\d{3})", res.stdout, re.M)
+    assert [p[0] for p in passes] == ["1", "2"], res.stdout
+    assert re.search(r"^  FT_\w+ +[0-9,]+ decisions  [01]\.\d{3} / [01]\.\d{3}$", res.stdout, re.M), res.stdout
