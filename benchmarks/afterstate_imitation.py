@@ -48,6 +48,7 @@ def main(argv=None) -> None:
     from electrify_env.engine.observe import O_FRAME, OBS_SIZE, obs_size, observe
     from electrify_env.engine.step import apply_action
     from electrify_env.envs._common import card_set_and_options
+    from electrify_env.savefile import FRAME_TYPE_NAMES as names
     from training.net import MASKED_LOGIT, PolicyValueNet
     from training.selfplay import Games, greedy_act, greedy_weights
 
@@ -173,7 +174,6 @@ def main(argv=None) -> None:
         a, b = agreement(test_idx)
         print(f"pass {ep + 1}: held-out agreement  MLP + afterstate head {a.mean():.3f}  observation MLP "
               f"{b.mean():.3f}  ({time.perf_counter() - t:.0f} s)", flush=True)
-    names = {getattr(L, k): k for k in dir(L) if k.startswith("FT_") and isinstance(getattr(L, k), int)}
     print("held-out agreement by decision type (MLP + afterstate head / observation MLP):")
     for f in np.unique(frame[test_idx]):
         s = frame[test_idx] == f

@@ -33,6 +33,7 @@ def main(argv=None) -> None:
     from electrify_env.engine import layout as L
     from electrify_env.engine.observe import O_FRAME
     from electrify_env.envs._common import card_set_and_options, scenario_list
+    from electrify_env.savefile import FRAME_TYPE_NAMES as names
     from training.selfplay import Games, greedy_act, greedy_weights
 
     t0 = time.perf_counter()
@@ -42,7 +43,6 @@ def main(argv=None) -> None:
     scenarios = scenario_list(None) if args.players == 1 else None
     g = Games(args.games, args.players, cards, options, scenarios, rng.integers(0, 1 << 40, args.games))
     rows = np.arange(args.games)
-    names = {getattr(L, n): n for n in dir(L) if n.startswith("FT_") and isinstance(getattr(L, n), int)}
     same = np.zeros(L.N_FRAME_TYPES)
     total = np.zeros(L.N_FRAME_TYPES)
     for step in range(args.steps):

@@ -18,6 +18,7 @@ import time
 
 
 def main(argv=None) -> None:
+    """Transfer each policy, play the evaluation games, print (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("policies", nargs="+", help="saved policy files (.pt with .meta.json)")
     ap.add_argument("--players", type=int, required=True, help="1 (solo) to 4")

@@ -186,6 +186,13 @@ def stream_gae(rew, val, done, stream, boot, gamma, lam, adv):
 # ----------------------------------------------------------------------------------------------
 # The league
 # ----------------------------------------------------------------------------------------------
+def pfsp_weights(rates: np.ndarray, power: float) -> np.ndarray:
+    """Prioritised fictitious self-play: weight ``(1 - rate + 0.05) ** power`` per opponent (or
+    solo scenario) from the learner's recent win (success) ``rates``, normalised to sum to 1."""
+    w = (1.0 - np.asarray(rates, dtype=np.float64) + 0.05) ** power
+    return w / w.sum()
+
+
 @dataclass
 class League:
     """Past snapshots of the learner and the learner's recent results against each opponent."""
@@ -200,9 +207,8 @@ class League:
 
     def pick_snapshot(self, rng: np.random.Generator, power: float) -> int:
         """PFSP: snapshot k with weight (1 - win rate against it + 0.05) ** power."""
-        w = np.array([(1.0 - self.win_rate.get(f"snapshot{k}", 0.5) + 0.05) ** power
-                      for k in range(len(self.snapshots))])
-        return int(rng.choice(len(w), p=w / w.sum()))
+        w = pfsp_weights([self.win_rate.get(f"snapshot{k}", 0.5) for k in range(len(self.snapshots))], power)
+        return int(rng.choice(len(w), p=w))
 
     def add(self, net: PolicyValueNet, steps: int, keep: int) -> None:
         """Add a frozen copy of ``net``; drop the oldest beyond ``keep`` (their stats shift)."""
@@ -345,11 +351,9 @@ class Trainer:
         0.5 before any game)."""
         assert self.scenarios is not None
         if self.cfg.scenario_sampling == "uniform" or len(self.scenarios) == 1:
-            w = np.ones(len(self.scenarios))
-        else:
-            rates = np.array([self.league.win_rate.get(f"solo_{sc.id}", 0.5) for sc in self.scenarios])
-            w = (1.0 - rates + 0.05) ** self.cfg.pfsp_power
-        return w / w.sum()
+            return np.full(len(self.scenarios), 1.0 / len(self.scenarios))
+        return pfsp_weights([self.league.win_rate.get(f"solo_{sc.id}", 0.5) for sc in self.scenarios],
+                            self.cfg.pfsp_power)
 
     def refresh_scenarios(self) -> None:
         """``scenario_sampling: hard``: rebuild the games' scenario table so that a new game
