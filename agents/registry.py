@@ -13,6 +13,7 @@ import inspect
 import math
 import numbers
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -154,12 +155,13 @@ AGENTS: dict[str, AgentKind] = {
          "deterministic": Param(bool, "take the most likely action instead of sampling")}),
     "net": AgentKind(
         "agents.trained:NetAgent",
-        "a policy trained by `electrify train` (a .pt file with its .meta.json; network only)",
+        "a policy trained by `electrify train` (a .pt file with its .meta.json; one forward pass, plus "
+        "greedy's one-ply values for a policy with a greedy prior)",
         {"path": Param(str, "the policy .pt (a .meta.json sidecar must be beside it)"),
          "deterministic": Param(bool, "take the most likely action instead of sampling")}),
     "trained": AgentKind(
         "agents.trained:TrainedAgent",
-        "the shipped trained policy for the game's player count (policies/; network only)",
+        "the shipped trained policy for the game's player count (policies/electrify-{solo,2p,3p,4p}.pt)",
         {"deterministic": Param(bool, "take the most likely action instead of sampling")}),
     "research_rush": AgentKind(
         "agents.styles:ResearchRushAgent",
@@ -176,20 +178,38 @@ AGENTS: dict[str, AgentKind] = {
 POLICY_DIR = POLICIES_DIR
 """The shipped policies."""
 SHIPPED = {1: "electrify-solo.pt", 2: "electrify-2p.pt", 3: "electrify-3p.pt", 4: "electrify-4p.pt"}
-"""File of the shipped policy for each player count (1 = solo)."""
-_SHIPPED_KINDS = (("trained_solo", "TrainedSolo", 1, "solo scenarios (every scenario)"),
-                  ("trained_2p", "Trained2P", 2, "2-player games"),
-                  ("trained_3p", "Trained3P", 3, "3-player games"),
-                  ("trained_4p", "Trained4P", 4, "4-player games"))
+"""File of the shipped policy for each player count (1 = solo): what ``trained`` plays."""
+NETWORK_ONLY_2P = "electrify-2p-net.pt"
+"""The shipped 2-player policy without a logit prior (``trained_2p_net``): one forward pass over
+the observation, nothing else; it also plays as an ``(observation, mask)`` callable."""
+SHIPPED_KINDS = (("trained_solo", "TrainedSolo", SHIPPED[1], "solo scenarios (every scenario)"),
+                  ("trained_2p", "Trained2P", SHIPPED[2], "2-player games"),
+                  ("trained_2p_net", "Trained2PNet", NETWORK_ONLY_2P, "2-player games"),
+                  ("trained_3p", "Trained3P", SHIPPED[3], "3-player games"),
+                  ("trained_4p", "Trained4P", SHIPPED[4], "4-player games"))
+"""(agent name, class in agents.trained, file in policies/, what it plays) of each shipped policy."""
+
+
+def _how_it_plays(path: Path) -> str:
+    """``network + greedy prior`` or ``network only``, from a policy file's metadata."""
+    import json
+
+    from electrify_env.policy_meta import meta_path
+    try:
+        arch = json.loads(meta_path(path).read_text()).get("arch") or {}
+    except (OSError, ValueError):
+        return "network"
+    return "network + greedy prior" if arch.get("prior", "none") != "none" else "network only"
 
 
 def _register_shipped() -> None:
     """Register ``trained_*`` for every policy file present in ``policies/``."""
-    for name, cls, players, what in _SHIPPED_KINDS:
-        if (POLICY_DIR / SHIPPED[players]).is_file():
+    for name, cls, file, what in SHIPPED_KINDS:
+        path = POLICY_DIR / file
+        if path.is_file():
             AGENTS[name] = AgentKind(
-                f"agents.trained:{cls}", f"the shipped policy for {what} (policies/{SHIPPED[players]}; "
-                "network only)", {"deterministic": Param(bool, "take the most likely action instead of sampling")})
+                f"agents.trained:{cls}", f"the shipped policy for {what} (policies/{file}; {_how_it_plays(path)})",
+                {"deterministic": Param(bool, "take the most likely action instead of sampling")})
 
 
 _register_shipped()

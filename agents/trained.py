@@ -5,8 +5,11 @@
   4 players; loaded on its first decision);
 * ``trained_solo``, ``trained_2p``, ``trained_3p``, ``trained_4p`` play one shipped policy each.
 
-Network only, no search: one forward pass per decision over the observation, the most likely
-legal action (or a sample with ``deterministic=false``).  A policy saved for another observation
+One forward pass per decision over the observation, the most likely legal action (or a sample
+with ``deterministic=false``).  A policy trained with a greedy logit prior (``policy_prior:
+greedy``, :class:`training.net.PolicyValueNet`) also adds greedy's one-ply values of the legal
+actions, computed from one determinization of the seat's information set (R26): such an agent
+reads ``SeatView.infoset`` and cannot be used as an ``(observation, mask)`` callable.  A policy saved for another observation
 layout, card set or player count is refused with a one-line
 :class:`~electrify_env.policy_meta.PolicyMismatchError`.
 
@@ -18,14 +21,38 @@ from __future__ import annotations
 from pathlib import Path
 
 
+import numpy as np
+
 from electrify_env.policy_meta import check_compatible, load_policy_metadata, policy_players
 
 from .base import Agent, AgentError, SeatView, check_legal
-from .registry import POLICY_DIR, SHIPPED, check_params
+from .registry import NETWORK_ONLY_2P, POLICY_DIR, SHIPPED, check_params
 
-def shipped_policy(n_players: int) -> Path:
-    """Path of the shipped policy for ``n_players`` (1 = solo); AgentError if none is shipped."""
-    name = SHIPPED.get(int(n_players))
+def policy_prior(meta: dict) -> str:
+    """The logit prior (``none`` or ``greedy``) of a policy, from its metadata's architecture."""
+    return str((meta.get("arch") or {}).get("prior", "none"))
+
+
+class _Prior:
+    """Work arrays of the jitted greedy prior (one set per agent)."""
+
+    def __init__(self) -> None:
+        from electrify_env.engine import layout as L
+        from electrify_env.engine.search import N_TALLY
+
+        self.out = np.zeros(L.N_ACTIONS, dtype=np.float32)
+        self.mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
+        self.det = np.zeros(L.S_SIZE, dtype=np.int64)
+        self.work = np.zeros(L.S_SIZE, dtype=np.int64)
+        self.scratch = np.zeros(L.S_SIZE, dtype=np.int64)
+        self.vals = np.zeros(L.N_ACTIONS, dtype=np.float64)
+        self.tally = np.zeros(N_TALLY, dtype=np.float64)
+
+
+def shipped_policy(n_players: int, file: str | None = None) -> Path:
+    """Path of the shipped policy for ``n_players`` (1 = solo), or of the shipped ``file``;
+    AgentError if none is shipped."""
+    name = file or SHIPPED.get(int(n_players))
     path = POLICY_DIR / name if name else None
     if path is None or not path.is_file():
         have = ", ".join(f"{k}: {v}" for k, v in SHIPPED.items() if (POLICY_DIR / v).is_file())
@@ -58,7 +85,9 @@ class NetAgent(Agent):
             raise AgentError(f"agent 'net': policy file {self._fixed} does not exist or is not a file")
         self.meta = load_policy_metadata(self._fixed)
         check_compatible(self.meta, where=f"policy {self._fixed}")
+        self.needs_infoset = policy_prior(self.meta) != "none"
         self._gen = None
+        self._prior: _Prior | None = None
 
     def _policy_path(self, n_players: int) -> Path:
         return self._fixed
@@ -92,7 +121,24 @@ class NetAgent(Agent):
             if self._gen is None:
                 self._gen = torch.Generator().manual_seed(int(self.rng.integers(1 << 62)))
             gen = self._gen
-        a = net.act(view.observation[None, :], view.mask[None, :], self.deterministic, gen)[0]
+        prior = None
+        if net.prior != "none":
+            if view.infoset is None:
+                raise AgentError(f"agent {self.spec!r} plays a policy with a greedy prior: it needs the "
+                                 "information-set view (SeatView.infoset)")
+            from electrify_env.engine.search import infoset_prior
+
+            from .greedy import SEED_LIMIT
+
+            b = self._prior = self._prior or _Prior()
+            if np.count_nonzero(view.mask) > 1:   # a forced move needs no prior (and no draw)
+                infoset_prior(view.infoset, view.table, net.prior_weights,
+                              np.int64(self.rng.integers(SEED_LIMIT)), b.out, b.mask, b.det, b.vals,
+                              b.work, b.tally, b.scratch)
+            else:
+                b.out[:] = 0.0
+            prior = b.out[None, :]
+        a = net.act(view.observation[None, :], view.mask[None, :], self.deterministic, gen, prior)[0]
         return check_legal(view, int(a), f"{self.spec!r} ({self._paths[int(view.n_players)]})")
 
 
@@ -105,16 +151,21 @@ class TrainedAgent(NetAgent):
 
     name = "trained"
     players: int | None = None
+    file: str | None = None     # a shipped file other than SHIPPED[players]
 
     def __init__(self, deterministic: bool = True) -> None:
         Agent.__init__(self)
         v = check_params(self.name if self.players is None else type(self).name, deterministic=deterministic)
         self.deterministic = v["deterministic"]
-        self._nets, self._paths, self._gen = {}, {}, None
+        self._nets, self._paths, self._gen, self._prior = {}, {}, None, None
         if self.players is not None:
-            self._fixed = shipped_policy(self.players)
+            self._fixed = shipped_policy(self.players, self.file)
             self.meta = load_policy_metadata(self._fixed)
             check_compatible(self.meta, where=f"policy {self._fixed}")
+            self.needs_infoset = policy_prior(self.meta) != "none"
+        else:   # the policy depends on the game's player count: any shipped one may need the infoset
+            self.needs_infoset = any(policy_prior(load_policy_metadata(POLICY_DIR / name)) != "none"
+                                     for name in SHIPPED.values() if (POLICY_DIR / name).is_file())
 
     def _policy_path(self, n_players: int) -> Path:
         if self.players is not None:
@@ -133,6 +184,11 @@ class TrainedSolo(TrainedAgent):
 class Trained2P(TrainedAgent):
     """The shipped 2-player policy."""
     name, players = "trained_2p", 2
+
+
+class Trained2PNet(TrainedAgent):
+    """The shipped 2-player policy without a logit prior (network only)."""
+    name, players, file = "trained_2p_net", 2, NETWORK_ONLY_2P
 
 
 class Trained3P(TrainedAgent):

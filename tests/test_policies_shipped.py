@@ -9,13 +9,15 @@ import pytest
 
 from agents import AGENTS, make_agent
 from agents.arena import ArenaConfig, run_arena
-from agents.registry import POLICY_DIR, SHIPPED
+from agents.registry import POLICY_DIR, SHIPPED, SHIPPED_KINDS
 from electrify_env import Game
 from electrify_env.policy_meta import load_policy_metadata
 from training.net import load_policy
 
 NAMES = {1: "trained_solo", 2: "trained_2p", 3: "trained_3p", 4: "trained_4p"}
 PRESENT = {n: POLICY_DIR / f for n, f in SHIPPED.items() if (POLICY_DIR / f).is_file()}
+PLAYERS = {"trained_solo": 1, "trained_2p": 2, "trained_2p_net": 2, "trained_3p": 3, "trained_4p": 4}
+FILES = {name: POLICY_DIR / f for name, _, f, _ in SHIPPED_KINDS if (POLICY_DIR / f).is_file()}
 MAX_BYTES = 5 * 1024 * 1024
 
 
@@ -24,9 +26,14 @@ def test_the_required_policies_are_shipped():
     assert {1, 2, 4} <= set(PRESENT), f"shipped: {sorted(PRESENT)}"
 
 
-@pytest.mark.parametrize("players", sorted(PRESENT))
-def test_shipped_policy_fits_and_is_documented(players):
-    path = PRESENT[players]
+def test_every_policy_file_is_a_registered_agent():
+    assert sorted(p.name for p in POLICY_DIR.glob("electrify-*.pt")) == sorted(p.name for p in FILES.values())
+    assert set(FILES) <= set(PLAYERS)
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_shipped_policy_fits_and_is_documented(name):
+    path, players = FILES[name], PLAYERS[name]
     assert path.stat().st_size <= MAX_BYTES
     meta = load_policy_metadata(path)
     for key in ("obs_version", "obs_size", "card_set_hash", "env_id", "n_players", "steps", "imitation_steps",
@@ -37,20 +44,21 @@ def test_shipped_policy_fits_and_is_documented(players):
     net, _ = load_policy(path, card_set_hash=Game(2).cards.hash, n_players=players)
     assert net.n_players == players
     card = (POLICY_DIR / "README.md").read_text()
-    assert path.name in card and NAMES[players] in card
+    assert path.name in card and name in card
     # the card's description of the network is the file's
     assert f"hidden layers {meta['arch']['hidden']}" in card and f"over the {meta['n_actions']} action ids" in card
-    assert NAMES[players] in AGENTS
+    assert name in AGENTS
+    assert ("greedy prior" in AGENTS[name].doc) == (net.prior == "greedy")
     json.dumps(meta)   # plain JSON
 
 
-@pytest.mark.parametrize("players", sorted(n for n in PRESENT if n > 1))
-def test_shipped_policy_beats_random(players):
-    lineup = [NAMES[players]] + ["random"] * (players - 1)
-    agents = lineup if players > 2 else [NAMES[players], "random"]
+@pytest.mark.parametrize("name", sorted(n for n in FILES if PLAYERS[n] > 1))
+def test_shipped_policy_beats_random(name):
+    players = PLAYERS[name]
+    agents = [name] + ["random"] * (players - 1)
     res = run_arena(ArenaConfig(agents=agents, players=players, games=2 * players, seed=3, out=None,
                                 progress=False))
-    row = next(a for a in res["summary"]["agents"] if a["agent"] == NAMES[players])
+    row = next(a for a in res["summary"]["agents"] if a["agent"] == name)
     assert row["win_rate"] >= 0.75, row
     assert row["ms_per_move"] < 20
 

@@ -403,6 +403,8 @@ def load_config(path: str | Path | None, cls=PPOSoloConfig, overrides: dict[str,
 TRAIN_REWARDS = ("shaped", "margin", "win")
 
 
+POLICY_PRIORS = ("none", "greedy")
+"""Values of ``TrainConfig.policy_prior`` (``training.net.PRIORS``)."""
 SCENARIO_SAMPLINGS = ("uniform", "hard")
 """Values of ``TrainConfig.scenario_sampling``."""
 
@@ -458,6 +460,14 @@ class TrainConfig:
     """Global gradient-norm clip (> 0)."""
     hidden: list[int] = field(default_factory=lambda: [256, 128])
     """Hidden layer sizes of the shared trunk (training.net.PolicyValueNet)."""
+    policy_prior: str = "none"
+    """``none``: the logits are the network's.  ``greedy``: the network's logits plus
+    prior_scale x greedy's one-ply values of the legal actions (``engine.search.greedy_prior``,
+    from one determinization of the mover's information set, R26), so the network learns where
+    to depart from greedy's evaluation; such a policy plays as a registered agent (it needs the
+    engine's information set), not as an ``(observation, mask)`` callable.  Not with bc_data."""
+    prior_scale: float = 2.0
+    """Weight of the greedy prior in the logits (policy_prior: greedy; > 0)."""
     reward: str = "shaped"
     """``shaped``: own point gains * points_scale (solo: / target), + win_bonus * the win
     reward at the end; ``margin``: gains of (own - best other points) * points_scale, + win
@@ -545,6 +555,10 @@ class TrainConfig:
         need = _need(self)
         need(1 <= self.n_players <= 4, "n_players", "must be 1 (solo), 2, 3 or 4")
         need(self.reward in TRAIN_REWARDS, "reward", "must be one of " + ", ".join(TRAIN_REWARDS))
+        need(self.policy_prior in POLICY_PRIORS, "policy_prior", "must be one of " + ", ".join(POLICY_PRIORS))
+        need(math.isfinite(self.prior_scale) and self.prior_scale > 0, "prior_scale", "must be a finite number > 0")
+        need(self.policy_prior == "none" or self.bc_data is None, "bc_data",
+             "cannot be imitated by a policy with a greedy prior (the stored games keep no engine states)")
         for name in ("total_steps", "num_envs", "rollout", "epochs", "snapshot_every", "max_snapshots",
                      "bc_epochs", "kick_steps", "eval_every", "eval_games"):
             need(getattr(self, name) > 0, name, "must be a positive integer")

@@ -35,26 +35,51 @@ ARCH = "mlp-v1"
 MASKED_LOGIT = -1e8
 """Logit given to illegal actions (finite, so a row with one legal action stays well defined)."""
 ALGORITHM = "electrify PPO (training/selfplay.py)"
+PRIORS = ("none", "greedy")
+"""Logit priors a network may add (``PolicyValueNet(prior=...)``): ``greedy`` adds
+``prior_scale`` x greedy's one-ply values of the legal actions (``engine.search.greedy_prior``)."""
 
 
 class PolicyValueNet(nn.Module):
     """MLP over the observation prefix of an ``n_players`` game, with policy and value heads.
+
+    With ``prior="greedy"`` the logits are the head's plus ``prior_scale`` times greedy's one-ply
+    values of the legal actions (:func:`electrify_env.engine.search.greedy_prior`, computed from
+    the engine's information set of the mover with the greedy weights ``prior_weights``, saved
+    with the network): the network learns where to depart from greedy's evaluation.  Such a
+    network needs the prior at every call (``prior=`` of :meth:`forward` / :meth:`act`).
 
     Args:
         n_players: 1 (solo) to 4; fixes the input width ``obs_size(n_players)``.
         hidden: sizes of the shared hidden layers (ReLU).
         init: orthogonal initialisation (False: leave torch's default, for weights about to be
             loaded; skips the QR decompositions, which dominate the load time).
+        prior: ``none`` or ``greedy`` (:data:`PRIORS`).
+        prior_scale: weight of the prior in the logits (> 0).
+        prior_weights: the greedy evaluation weights of the prior (default: the greedy agent's,
+            ``configs/agents/greedy.yaml``).
     """
 
-    def __init__(self, n_players: int, hidden: Sequence[int] = (256, 128), init: bool = True) -> None:
+    def __init__(self, n_players: int, hidden: Sequence[int] = (256, 128), init: bool = True,
+                 prior: str = "none", prior_scale: float = 2.0, prior_weights: Sequence[float] | None = None) -> None:
         super().__init__()
         if not 1 <= int(n_players) <= 4:
             raise ValueError(f"n_players must be 1-4, got {n_players!r}")
         if not hidden or any(int(h) <= 0 for h in hidden):
             raise ValueError(f"hidden must be a non-empty list of positive sizes, got {list(hidden)!r}")
+        if prior not in PRIORS:
+            raise ValueError(f"prior must be one of {', '.join(PRIORS)}, got {prior!r}")
+        if not float(prior_scale) > 0:
+            raise ValueError(f"prior_scale must be > 0, got {prior_scale!r}")
         self.n_players = int(n_players)
         self.hidden = [int(h) for h in hidden]
+        self.prior, self.prior_scale = prior, float(prior_scale)
+        self.prior_weights: np.ndarray | None = None
+        if prior != "none":
+            if prior_weights is None:
+                from agents.greedy import load_weights
+                prior_weights = load_weights().to_array()
+            self.prior_weights = np.asarray(prior_weights, dtype=np.float64).copy()
         self.n_inputs = obs_size(self.n_players)
         layers: list[nn.Module] = []
         width = self.n_inputs
@@ -74,42 +99,75 @@ class PolicyValueNet(nn.Module):
             nn.init.orthogonal_(self.v.weight, 1.0)
             nn.init.zeros_(self.v.bias)
 
-    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``obs`` (B, >= n_inputs) float, ``mask`` (B, N_ACTIONS) bool -> (masked logits (B,
-        N_ACTIONS), values (B,))."""
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor,
+                prior: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``obs`` (B, >= n_inputs) float, ``mask`` (B, N_ACTIONS) bool, ``prior`` (B, N_ACTIONS)
+        float (networks with a prior only) -> (masked logits (B, N_ACTIONS), values (B,))."""
         h = self.embed(obs)
-        return self.masked_logits(h, mask), self.value(h)
+        return self.masked_logits(h, mask, prior), self.value(h)
 
     def embed(self, obs: torch.Tensor) -> torch.Tensor:
         """The trunk's output (B, hidden[-1]) for ``obs`` (B, >= n_inputs): what both heads read
         (the RLlib module, :mod:`training.rllib_selfplay`, passes it on as its embeddings)."""
         return self.trunk(obs[:, :self.n_inputs])
 
-    def masked_logits(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Policy head over the trunk output ``h``: (B, N_ACTIONS) logits, illegal ids (``mask``
-        False) at :data:`MASKED_LOGIT`."""
-        return self.pi(h).masked_fill(~mask, MASKED_LOGIT)
+    def masked_logits(self, h: torch.Tensor, mask: torch.Tensor,
+                      prior: torch.Tensor | None = None) -> torch.Tensor:
+        """Policy head over the trunk output ``h`` (plus ``prior_scale * prior`` for a network
+        with a prior): (B, N_ACTIONS) logits, illegal ids (``mask`` False) at
+        :data:`MASKED_LOGIT`.  ValueError if a network with a prior gets none."""
+        logits = self.pi(h)
+        if self.prior != "none":
+            if prior is None:
+                raise ValueError(f"this network adds the {self.prior!r} prior to its logits: pass "
+                                 "prior= (training.net.compute_prior / engine.league.greedy_priors)")
+            logits = logits + self.prior_scale * prior
+        return logits.masked_fill(~mask, MASKED_LOGIT)
 
     def value(self, h: torch.Tensor) -> torch.Tensor:
         """Value head over the trunk output ``h``: (B,) values."""
         return self.v(h).squeeze(-1)
 
     def arch(self) -> dict:
-        """The architecture as saved in the policy file."""
-        return {"arch": ARCH, "n_players": self.n_players, "hidden": list(self.hidden)}
+        """The architecture as saved in the policy file (the prior's fields only when it has one,
+        so a network without a prior saves what earlier versions saved)."""
+        out = {"arch": ARCH, "n_players": self.n_players, "hidden": list(self.hidden)}
+        if self.prior != "none":
+            out |= {"prior": self.prior, "prior_scale": self.prior_scale,
+                    "prior_weights": [float(w) for w in self.prior_weights]}
+        return out
 
     @torch.inference_mode()
     def act(self, obs: np.ndarray, mask: np.ndarray, deterministic: bool = True,
-            generator: torch.Generator | None = None) -> np.ndarray:
+            generator: torch.Generator | None = None, prior: np.ndarray | None = None) -> np.ndarray:
         """Actions for a batch: ``obs`` (B, >= n_inputs) float32, ``mask`` (B, N_ACTIONS) (any
-        dtype, nonzero = legal) -> (B,) int64 legal ids (most likely, or sampled)."""
+        dtype, nonzero = legal), ``prior`` (B, N_ACTIONS) (networks with a prior) -> (B,) int64
+        legal ids (most likely, or sampled)."""
         o = torch.as_tensor(np.ascontiguousarray(obs[:, :self.n_inputs]), dtype=torch.float32)
         m = torch.as_tensor(np.asarray(mask) != 0)
-        logits, _ = self(o, m)
+        pr = None if prior is None else torch.as_tensor(np.asarray(prior, dtype=np.float32))
+        logits, _ = self(o, m, pr)
         if deterministic:
             return logits.argmax(-1).numpy().astype(np.int64)
         probs = torch.softmax(logits, -1)
         return torch.multinomial(probs, 1, generator=generator).squeeze(-1).numpy().astype(np.int64)
+
+
+def compute_prior(net: PolicyValueNet, States: np.ndarray, T: np.ndarray, rows: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray | None:
+    """The logit prior of ``net`` for the movers of ``rows`` of the engine states ``States`` (the
+    jitted league runner's games): (len(rows), N_ACTIONS) float32 greedy one-ply values, one
+    determinization each drawn from ``rng`` (:func:`electrify_env.engine.league.greedy_priors`);
+    None for a network without a prior."""
+    if net.prior == "none":
+        return None
+    from electrify_env.engine.league import greedy_priors
+
+    out = np.zeros((len(rows), N_ACTIONS), dtype=np.float32)
+    if len(rows):
+        greedy_priors(States, T, net.prior_weights, np.asarray(rows, dtype=np.int64),
+                      rng.integers(0, 1 << 62, len(rows), dtype=np.int64), out)
+    return out
 
 
 def transfer_weights(src: PolicyValueNet, dst: PolicyValueNet) -> PolicyValueNet:
@@ -179,7 +237,12 @@ def load_policy(path: str | Path, card_set_hash: str | None = None,
         if arch.get("arch") != ARCH:
             raise PolicyMismatchError(f"policy {p} has architecture {arch.get('arch')!r}; this code "
                                       f"reads {ARCH!r}")
-        net = PolicyValueNet(arch["n_players"], arch["hidden"], init=False)
+        prior = arch.get("prior", "none")
+        if prior not in PRIORS:
+            raise PolicyMismatchError(f"policy {p} adds the logit prior {prior!r}; this code "
+                                      f"knows {', '.join(PRIORS)}")
+        net = PolicyValueNet(arch["n_players"], arch["hidden"], init=False, prior=prior,
+                             prior_scale=arch.get("prior_scale", 2.0), prior_weights=arch.get("prior_weights"))
         net.load_state_dict({k: v.to(torch.float32) for k, v in blob["state_dict"].items()})
     except PolicyMismatchError:
         raise

@@ -59,7 +59,7 @@ from electrify_env.envs._common import card_set_and_options, scenario_list, scen
 from electrify_env.validation import IllegalActionError
 
 from .config import ConfigError, TrainConfig, load_config, parse_overrides, resolve_policy_path
-from .net import PolicyValueNet, lineage, load_policy, save_policy, transfer_weights
+from .net import PolicyValueNet, compute_prior, lineage, load_policy, save_policy, transfer_weights
 
 CTRL_LEARNER = 0
 CTRL_GREEDY = 1
@@ -231,9 +231,11 @@ class League:
 class Buffer:
     """Learner transitions of one rollout (up to ``capacity``)."""
 
-    def __init__(self, capacity: int, n_inputs: int) -> None:
+    def __init__(self, capacity: int, n_inputs: int, prior: bool = False) -> None:
         self.obs = np.zeros((capacity, n_inputs), dtype=np.float32)
         self.mask = np.zeros((capacity, L.N_ACTIONS), dtype=np.bool_)
+        # the logit prior of each decision (policies with a greedy prior; else no rows)
+        self.prior = np.zeros((capacity if prior else 0, L.N_ACTIONS), dtype=np.float32)
         self.act = np.zeros(capacity, dtype=np.int64)
         self.teacher = np.full(capacity, -1, dtype=np.int64)
         self.logp = np.zeros(capacity, dtype=np.float32)
@@ -252,7 +254,7 @@ class Buffer:
         returns their new indices."""
         k = len(idx)
         for arr in (self.obs, self.mask, self.act, self.teacher, self.logp, self.val, self.rew, self.done,
-                    self.stream):
+                    self.stream) + ((self.prior,) if len(self.prior) else ()):
             arr[:k] = arr[idx]
         self.rew[k:self.size] = 0.0
         self.done[k:self.size] = 0.0
@@ -274,10 +276,10 @@ class Trainer:
         self.n = cfg.n_players
         self.scenarios = scenario_list(cfg.scenario) if self.n == 1 else None
         self.device = torch.device(cfg.device)
-        self.net = PolicyValueNet(self.n, cfg.hidden).to(self.device)
+        self.W = greedy_weights()
+        self.net = self.new_net().to(self.device)
         self.acting = self.net if self.device.type == "cpu" else copy.deepcopy(self.net).cpu()
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
-        self.W = greedy_weights()
         self.league = League()
         self.steps = 0           # learner decisions of RL
         self.bc_done = 0         # decisions imitated
@@ -290,7 +292,8 @@ class Trainer:
         self.n_streams = cfg.num_envs * max(self.n, 1)
         # a rollout adds at least `rollout` decisions (overrunning by at most one step of the
         # games) on top of the transitions carried over (at most one per stream)
-        self.buf = Buffer(cfg.rollout + cfg.num_envs + self.n_streams, self.net.n_inputs)
+        self.buf = Buffer(cfg.rollout + cfg.num_envs + self.n_streams, self.net.n_inputs,
+                          prior=cfg.policy_prior != "none")
         self.last_idx = np.full(self.n_streams, -1, dtype=np.int64)
         self.pot_prev = np.zeros(self.n_streams)
         self.ctrl = np.zeros((cfg.num_envs, L.MAX_PLAYERS), dtype=np.int64)
@@ -302,6 +305,12 @@ class Trainer:
         # the game running in each row
         self.scen_rows = np.arange(len(self.scenarios) if self.scenarios else 1, dtype=np.int64)
         self.game_scen = np.zeros(cfg.num_envs, dtype=np.int64)
+
+    def new_net(self, init: bool = True) -> PolicyValueNet:
+        """A network of this run's architecture (players, hidden sizes, logit prior)."""
+        return PolicyValueNet(self.n, self.cfg.hidden, init=init, prior=self.cfg.policy_prior,
+                              prior_scale=self.cfg.prior_scale,
+                              prior_weights=self.W if self.cfg.policy_prior != "none" else None)
 
     # ---- the games and their seats -----------------------------------------------------------
     def start_games(self) -> None:
@@ -390,8 +399,10 @@ class Trainer:
             if lrn.size:
                 o = g.obs[lrn, :self.net.n_inputs]
                 m = g.masks[lrn].view(np.bool_)
+                pr = compute_prior(self.acting, g.States, g.T, lrn, self.rng)
                 with torch.inference_mode():
-                    logits, v = self.acting(torch.from_numpy(o), torch.from_numpy(m))
+                    logits, v = self.acting(torch.from_numpy(o), torch.from_numpy(m),
+                                            None if pr is None else torch.from_numpy(pr))
                     logp_all = torch.log_softmax(logits, -1)
                     if teacher:
                         a = greedy_act(g, lrn, self.W, self.rng)
@@ -406,6 +417,8 @@ class Trainer:
                 idx = np.arange(buf.size, buf.size + k)
                 buf.obs[idx] = o
                 buf.mask[idx] = m
+                if pr is not None:
+                    buf.prior[idx] = pr
                 buf.act[idx] = a
                 buf.logp[idx] = lp
                 buf.val[idx] = v.numpy()
@@ -430,7 +443,8 @@ class Trainer:
                     actions[rows] = random_act(g, rows, self.rng)
                 else:
                     snap = self.league.snapshots[int(kind) - CTRL_SNAPSHOT]
-                    actions[rows] = snap.act(g.obs[rows], g.masks[rows], deterministic=False)
+                    actions[rows] = snap.act(g.obs[rows], g.masks[rows], deterministic=False,
+                                             prior=compute_prior(snap, g.States, g.T, rows, self.rng))
             ended = g.step(actions)
             self.env_steps += cfg.num_envs
             for i in ended:
@@ -496,6 +510,7 @@ class Trainer:
         t_adv = torch.from_numpy(adv.astype(np.float32)).to(dev)
         t_ret = torch.from_numpy(ret.astype(np.float32)).to(dev)
         t_teach = torch.from_numpy(buf.teacher[idx]).to(dev)
+        t_prior = torch.from_numpy(buf.prior[idx]).to(dev) if len(buf.prior) else None
         self.last_idx[live] = buf.carry(pending)
         kick = 0.0
         if not imitation and cfg.kick_coef > 0:
@@ -514,7 +529,7 @@ class Trainer:
                 mb = perm[start:start + size]
                 if mb.numel() < 2:
                     continue
-                logits, v = self.net(t_obs[mb], t_mask[mb])
+                logits, v = self.net(t_obs[mb], t_mask[mb], None if t_prior is None else t_prior[mb])
                 logp_all = torch.log_softmax(logits, -1)
                 probs = logp_all.exp()
                 entropy = -(probs * logp_all).sum(-1).mean()
@@ -679,8 +694,11 @@ class Trainer:
         if not path.is_file():
             raise ConfigError(f"resume: no checkpoint at {path}")
         blob = torch.load(path, map_location="cpu", weights_only=False)
-        if blob["config"].get("hidden") != self.cfg.hidden or blob["config"].get("n_players") != self.n:
-            raise ConfigError(f"resume: {path} was saved with another network (hidden / n_players)")
+        saved = blob["config"]
+        if (saved.get("hidden") != self.cfg.hidden or saved.get("n_players") != self.n
+                or saved.get("policy_prior", "none") != self.cfg.policy_prior):
+            raise ConfigError(f"resume: {path} was saved with another network (hidden / n_players / "
+                              "policy_prior)")
         self.net.load_state_dict(blob["net"])
         self.opt.load_state_dict(blob["opt"])
         if self.acting is not self.net:
@@ -691,7 +709,7 @@ class Trainer:
         self.baseline = blob.get("baseline")
         self.started_from = blob.get("init_from")
         for sd, st in zip(blob["league"]["snapshots"], blob["league"]["snapshot_steps"]):
-            snap = PolicyValueNet(self.n, self.cfg.hidden)
+            snap = self.new_net(init=False)
             snap.load_state_dict(sd)
             self.league.add(snap, st, self.cfg.max_snapshots)
         self.league.win_rate = dict(blob["league"]["win_rate"])
@@ -777,7 +795,8 @@ def evaluate_policy(net: PolicyValueNet | None, n_players: int, games: int, seed
             op = np.flatnonzero(~mine)
             if lr.size:
                 actions[lr] = (greedy_act(g, lr, W, rng) if net is None
-                               else net.act(g.obs[lr], g.masks[lr], deterministic=True))
+                               else net.act(g.obs[lr], g.masks[lr], deterministic=True,
+                                            prior=compute_prior(net, g.States, g.T, lr, rng)))
             if op.size:
                 actions[op] = greedy_act(g, op, W, rng) if opponent == "greedy" else random_act(g, op, rng)
             ended = g.step(actions)

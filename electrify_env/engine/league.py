@@ -30,7 +30,8 @@ from .batch import (
 from .layout import MAX_PLAYERS, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_SIZE, S_SOLO, S_SOLO_TARGET, S_TERMINAL
 from .masks import fill_mask
 from .scoring import winners_mask
-from .search import N_TALLY
+from .infoset import scrub
+from .search import N_TALLY, infoset_prior
 from .setup import init_state
 from .solo import init_solo, solo_final_score
 from .stack import pbase
@@ -149,3 +150,24 @@ def greedy_actions(States, T, W, rows, draw_seeds, out):
                     break
             continue
         out[j] = greedy_decision(S, T, W, mask, draw_seeds[j], info, det, work, scratch, vals, tally)
+
+
+@njit(cache=True)
+def greedy_priors(States, T, W, rows, draw_seeds, out):
+    """``out[j]``: :func:`~.search.greedy_prior` for the player to move in row ``rows[j]``, from
+    one determinization (seeded by ``draw_seeds[j]``) of that player's scrubbed information set,
+    as ``greedy_actions`` decides (all zero for a forced move, without a draw)."""
+    info = np.zeros(S_SIZE, dtype=np.int64)
+    det = np.zeros(S_SIZE, dtype=np.int64)
+    work = np.zeros(S_SIZE, dtype=np.int64)
+    scratch = np.zeros(S_SIZE, dtype=np.int64)
+    mask = np.zeros(N_ACTIONS, dtype=np.uint8)
+    vals = np.zeros(N_ACTIONS, dtype=np.float64)
+    tally = np.zeros(N_TALLY, dtype=np.float64)
+    for j in range(rows.shape[0]):
+        S = States[rows[j]]
+        if fill_mask(S, T, mask) == 1:
+            out[j, :] = 0.0
+            continue
+        scrub(S, T, S[S_CUR], info)
+        infoset_prior(info, T, W, draw_seeds[j], out[j], mask, det, vals, work, tally, scratch)

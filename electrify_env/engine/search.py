@@ -654,6 +654,42 @@ def greedy_pick(S, T, W, mask, anytime, vals, work, tally, scratch):
     return best
 
 
+PRIOR_CLIP = 20.0
+"""Range of :func:`greedy_prior`: an action valued ``PRIOR_CLIP`` or more below the best one
+gets 0, as do the actions greedy does not value."""
+
+
+@njit(cache=True)
+def greedy_prior(D, T, W, mask, out, vals, work, tally, scratch):
+    """Greedy's one-ply values of the legal actions of the player to move in ``D`` (a
+    determinized state, or the true one), as a logit prior for a policy network
+    (``training.net.PolicyValueNet`` with ``prior: greedy``): ``out[a]`` = max(0, PRIOR_CLIP -
+    (best value - value(a))), so greedy's pick gets ``PRIOR_CLIP`` and the order near the top
+    is kept whole; 0 for illegal ids, for the any-time actions greedy skips at this decision
+    (``ANYTIME_SOME``) and for every id of a forced move.  ``mask`` is refilled; the other
+    buffers are overwritten."""
+    n = fill_mask(D, T, mask)
+    out[:] = 0.0
+    if n <= 1:
+        return
+    greedy_values(D, T, W, mask, np.int64(ANYTIME_SOME), vals, work, tally, scratch)
+    hi = -np.inf
+    for a in range(N_ACTIONS):
+        if vals[a] > hi:
+            hi = vals[a]
+    for a in range(N_ACTIONS):
+        if vals[a] > -np.inf:
+            out[a] = max(0.0, PRIOR_CLIP - (hi - vals[a]))
+
+
+@njit(cache=True)
+def infoset_prior(info, T, W, seed, out, mask, det, vals, work, tally, scratch):
+    """:func:`greedy_prior` for the player to move in the scrubbed information set ``info``
+    (R26), from one determinization of it seeded by ``seed`` (into ``det``)."""
+    determinize(info, T, info[S_CUR], seed, det)
+    greedy_prior(det, T, W, mask, out, vals, work, tally, scratch)
+
+
 @njit(cache=True)
 def greedy_rollout(S, T, W, p_explore, stop_round, mask, vals, work, tally, scratch):
     """Play ``S`` with the greedy policy (a phase-first random action with chance
