@@ -198,10 +198,53 @@ def test_ship_adds_a_prior_to_a_network_trained_without_one(tmp_path):
     out = ship(src, tmp_path / "with.pt", prior="greedy", prior_scale=1.5)
     back, meta = load_policy(out)
     assert (back.prior, back.prior_scale) == ("greedy", 1.5) and meta["steps"] == 5
-    assert meta["prior_added"] == {"prior": "greedy", "prior_scale": 1.5}
+    assert meta["prior_added"] == {"prior": "greedy", "prior_scale": 1.5, "from": str(src)}
+    assert meta["shipped_from"] == str(src)
     for k, v in net.state_dict().items():
         assert torch.equal(v.half().float(), back.state_dict()[k]), k
     with pytest.raises(ValueError, match="already adds"):
         ship(out, tmp_path / "again.pt", prior="greedy")
     assert ship_main([str(out), str(tmp_path / "again.pt"), "--prior", "greedy"]) == 2
     assert json.loads((tmp_path / "with.meta.json").read_text())["arch"]["prior_scale"] == 1.5
+
+
+def test_teacher_data_replays_each_decisions_prior_and_a_prior_policy_imitates_it(tmp_path):
+    """Stored games carry no engine states: their priors are computed on replay, from the
+    deciding seat's information set; greedy's own games agree with their priors' argmax."""
+    from training.selfplay import Trainer
+    from training.teacher import TeacherConfig, load_teacher_data, run_teacher
+    path = tmp_path / "greedy.jsonl"
+    run_teacher(TeacherConfig(agent="greedy", players=2, games=2, seed=4, out=str(path), progress=False))
+    plain = load_teacher_data(path, trim=True)
+    assert plain.priors is None
+    data = load_teacher_data(path, trim=True, prior_weights=greedy_weights(), prior_seed=1)
+    assert data.priors.shape == (len(data), L.N_ACTIONS) and data.priors.dtype == np.float32
+    choice = data.masks.sum(1) > 1
+    assert not data.priors[~choice].any() and not data.priors[~data.masks].any()
+    agree = (data.priors[choice].argmax(1) == data.actions[choice]).mean()
+    assert agree >= 0.95, agree
+    again = load_teacher_data(path, trim=True, prior_weights=greedy_weights(), prior_seed=1)
+    assert np.array_equal(again.priors, data.priors)
+    cfg = TrainConfig(n_players=2, hidden=[16], bc_data=str(path), bc_data_epochs=1, policy_prior="greedy",
+                      output_dir=str(tmp_path / "run"), tensorboard=False, progress_bar=False)
+    stats = Trainer(cfg, log=lambda *_: None).imitate_data()
+    assert stats["samples"] == len(data) and stats["agreement"] >= 0.9   # the prior already plays greedy
+
+
+def test_prior_scale_benchmark_prints_each_scale(tmp_path):
+    """``benchmarks/prior_scale.py`` plays a policy without a prior and with it, on the same seeds."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[1]
+    path = save_policy(PolicyValueNet(2, [16]), tmp_path / "p.pt", CARDS.hash, SEAT_ENV_ID)
+    res = subprocess.run([sys.executable, "benchmarks/prior_scale.py", str(path), "--scales", "0,2",
+                          "--games", "4"], cwd=repo, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith(f"{path} (2 players), 4 games from seed 7000000")
+    assert lines[1].startswith("  prior scale 0: win_rate ") and lines[2].startswith("  prior scale 2: win_rate ")
+    prior = save_policy(PolicyValueNet(2, [16], prior="greedy"), tmp_path / "q.pt", CARDS.hash, SEAT_ENV_ID)
+    res = subprocess.run([sys.executable, "benchmarks/prior_scale.py", str(prior)], cwd=repo,
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode != 0 and "already adds" in res.stderr

@@ -465,7 +465,8 @@ class TrainConfig:
     prior_scale x greedy's one-ply values of the legal actions (``engine.search.greedy_prior``,
     from one determinization of the mover's information set, R26), so the network learns where
     to depart from greedy's evaluation; such a policy plays as a registered agent (it needs the
-    engine's information set), not as an ``(observation, mask)`` callable.  Not with bc_data."""
+    engine's information set), not as an ``(observation, mask)`` callable.  With bc_data, each
+    stored decision's prior is computed as its game is replayed."""
     prior_scale: float = 2.0
     """Weight of the greedy prior in the logits (policy_prior: greedy; > 0)."""
     reward: str = "shaped"
@@ -557,8 +558,6 @@ class TrainConfig:
         need(self.reward in TRAIN_REWARDS, "reward", "must be one of " + ", ".join(TRAIN_REWARDS))
         need(self.policy_prior in POLICY_PRIORS, "policy_prior", "must be one of " + ", ".join(POLICY_PRIORS))
         need(math.isfinite(self.prior_scale) and self.prior_scale > 0, "prior_scale", "must be a finite number > 0")
-        need(self.policy_prior == "none" or self.bc_data is None, "bc_data",
-             "cannot be imitated by a policy with a greedy prior (the stored games keep no engine states)")
         for name in ("total_steps", "num_envs", "rollout", "epochs", "snapshot_every", "max_snapshots",
                      "bc_epochs", "kick_steps", "eval_every", "eval_games"):
             need(getattr(self, name) > 0, name, "must be a positive integer")

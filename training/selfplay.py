@@ -598,12 +598,14 @@ class Trainer:
         cfg, dev = self.cfg, self.device
         self.check_bc_data()
         data = load_teacher_data(cfg.bc_data, winners_only=cfg.bc_data_winners_only, trim=True,
-                                 progress=cfg.progress_bar)
+                                 progress=cfg.progress_bar, prior_weights=self.net.prior_weights,
+                                 prior_seed=cfg.seed)
         if len(data) < 2:
             raise ConfigError(f"bc_data: {cfg.bc_data} has {len(data)} decisions to imitate")
         obs = torch.from_numpy(data.observations)
         mask = torch.from_numpy(data.masks)
         act = torch.from_numpy(data.actions)
+        prior = None if data.priors is None else torch.from_numpy(data.priors)
         for group in self.opt.param_groups:
             group["lr"] = cfg.bc_learning_rate
         N, size = len(data), cfg.bc_minibatch
@@ -614,7 +616,8 @@ class Trainer:
             for mb in torch.randperm(N, generator=gen).split(size):
                 if mb.numel() < 2:
                     continue
-                logits, _ = self.net(obs[mb].to(dev), mask[mb].to(dev))
+                logits, _ = self.net(obs[mb].to(dev), mask[mb].to(dev),
+                                     None if prior is None else prior[mb].to(dev))
                 target = act[mb].to(dev)
                 loss = torch.nn.functional.cross_entropy(logits, target)
                 self.opt.zero_grad(set_to_none=True)

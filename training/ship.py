@@ -8,7 +8,7 @@ through :func:`training.net.save_policy`, so the shipped file has the current fi
 its metadata sidecar records where it came from (``shipped_from``).  ``--prior greedy`` ships a
 network trained without a logit prior with greedy's one-ply values added to its logits
 (``PolicyValueNet(prior="greedy")``, the same weights); the metadata records it as
-``prior_added`` (the network was not trained with it)."""
+``prior_added`` (the network was not trained with it) and keeps the network's ``shipped_from``."""
 from __future__ import annotations
 
 import argparse
@@ -27,14 +27,15 @@ def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scal
     net, meta = load_policy(src)
     base = set(policy_metadata("", "")) | {"algorithm", "arch"}
     extra = {k: v for k, v in meta.items() if k not in base}
-    extra["shipped_from"] = str(src)
+    if prior in (None, "none") or "shipped_from" not in extra:   # adding a prior keeps the network's origin
+        extra["shipped_from"] = str(src)
     if prior not in (None, "none"):
         if net.prior != "none":
             raise ValueError(f"{src} already adds the {net.prior!r} prior")
         wrapped = PolicyValueNet(net.n_players, net.hidden, init=False, prior=prior, prior_scale=prior_scale)
         wrapped.load_state_dict(net.state_dict())
         net = wrapped.eval()
-        extra["prior_added"] = {"prior": prior, "prior_scale": float(prior_scale)}
+        extra["prior_added"] = {"prior": prior, "prior_scale": float(prior_scale), "from": str(src)}
     return save_policy(net, dest, meta["card_set_hash"], meta["env_id"],
                        algorithm=meta.get("algorithm", ALGORITHM), **extra)
 

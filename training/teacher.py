@@ -225,6 +225,8 @@ class TeacherData:
             scenario was won).
         header: the file's header (empty for an arena ``games.jsonl``).
         records: the game records loaded, in file order.
+        priors: float32 ``(N, N_ACTIONS)``: greedy's one-ply values of each decision as a logit
+            prior (``engine.search.greedy_prior``; loaded with ``prior_weights``), or None.
     """
 
     observations: np.ndarray
@@ -235,6 +237,7 @@ class TeacherData:
     won: np.ndarray
     header: dict
     records: list[dict]
+    priors: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
@@ -315,7 +318,8 @@ def replay_decisions(record: dict, where: str = "game") -> Iterator[tuple[object
 
 
 def load_teacher_data(path: str | Path, winners_only: bool = False, trim: bool = False,
-                      games: Iterable[int] | None = None, progress: bool = False) -> TeacherData:
+                      games: Iterable[int] | None = None, progress: bool = False,
+                      prior_weights: np.ndarray | None = None, prior_seed: int = 0) -> TeacherData:
     """Replay a teacher file (or an arena ``games.jsonl``) and return its decisions as arrays.
 
     Args:
@@ -327,6 +331,10 @@ def load_teacher_data(path: str | Path, winners_only: bool = False, trim: bool =
             player count.
         games: the ``index`` values of the games to load (None: all).
         progress: show a tqdm progress bar over the games.
+        prior_weights: greedy evaluation weights: also compute each decision's greedy logit prior
+            (``TeacherData.priors``, for a policy with ``prior: greedy``) from one
+            determinization of the deciding seat's information set (R26), drawn from a generator
+            seeded with ``prior_seed``; all zero for a forced move.
 
     Every action is checked against the legal mask of its decision and every game's scores and
     winners against the record's (TeacherDataError naming the file, game and field).
@@ -354,6 +362,8 @@ def load_teacher_data(path: str | Path, winners_only: bool = False, trim: bool =
     seats = np.empty(total, dtype=np.int64)
     index = np.empty(total, dtype=np.int64)
     won = np.empty(total, dtype=bool)
+    prior_of = None if prior_weights is None else _PriorOf(prior_weights, prior_seed)
+    priors = None if prior_of is None else np.zeros((total, N_ACTIONS), dtype=np.float32)
     n = 0
     for rec in tqdm(records, desc="replaying", unit="game", disable=not progress):
         winners = set(rec.get("winners", []))
@@ -364,6 +374,33 @@ def load_teacher_data(path: str | Path, winners_only: bool = False, trim: bool =
             obs[n] = game.observe(seat)[:width]
             masks[n] = game.legal_mask()
             actions[n], seats[n], index[n], won[n] = a, seat, rec.get("index", -1), seat in winners
+            if prior_of is not None and masks[n].sum() > 1:
+                prior_of(game, seat, priors[n])
             n += 1
     return TeacherData(observations=obs[:n], masks=masks[:n], actions=actions[:n], seats=seats[:n],
-                       games=index[:n], won=won[:n], header=header, records=records)
+                       games=index[:n], won=won[:n], header=header, records=records,
+                       priors=None if priors is None else priors[:n])
+
+
+class _PriorOf:
+    """Greedy's logit prior of a replayed decision (work arrays kept between calls)."""
+
+    def __init__(self, weights: np.ndarray, seed: int) -> None:
+        from electrify_env.engine import layout as L
+        from electrify_env.engine.search import N_TALLY
+
+        self.W = np.asarray(weights, dtype=np.float64)
+        self.rng = np.random.default_rng(seed)
+        self.info, self.det, self.work, self.scratch = (np.zeros(L.S_SIZE, dtype=np.int64) for _ in range(4))
+        self.mask = np.zeros(N_ACTIONS, dtype=np.uint8)
+        self.vals = np.zeros(N_ACTIONS, dtype=np.float64)
+        self.tally = np.zeros(N_TALLY, dtype=np.float64)
+
+    def __call__(self, game, seat: int, out: np.ndarray) -> None:
+        from electrify_env.engine.infoset import scrub
+        from electrify_env.engine.search import infoset_prior
+
+        T = game.cards.table
+        scrub(game.state, T, np.int64(seat), self.info)
+        infoset_prior(self.info, T, self.W, np.int64(self.rng.integers(1 << 62)), out, self.mask, self.det,
+                      self.vals, self.work, self.tally, self.scratch)

@@ -1,0 +1,58 @@
+"""How much does greedy's logit prior add to a policy trained without it, and at which weight?
+Side by side in one run.  Prints figures, asserts nothing.
+
+    python benchmarks/prior_scale.py policies/electrify-2p-net.pt --scales 0,1,2,4 --games 2000 --seed 7000000
+
+The policy's network is wrapped as ``python -m training.ship SRC DEST --prior greedy
+--prior-scale S`` ships it (:class:`training.net.PolicyValueNet` with ``prior="greedy"``, the same
+weights; scale 0 = the network alone) and plays the trainer's evaluation games
+(:func:`training.selfplay.evaluate_policy`: games with seeds ``--seed`` + i, greedy in every other
+seat, the policy's seat rotated; solo: the scenarios drawn per seed) at each scale, on the same
+seeds.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def main(argv=None) -> None:
+    """Wrap the policy at each scale, play the evaluation games, print (see the module docstring)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("policy", help="a saved policy without a prior (.pt with .meta.json)")
+    ap.add_argument("--scales", default="0,1,2,4", help="comma-separated prior weights (0: none)")
+    ap.add_argument("--games", type=int, default=400, help="evaluation games per scale (default 400)")
+    ap.add_argument("--seed", type=int, default=7_000_000, help="seed of the first game")
+    args = ap.parse_args(argv)
+
+    import torch
+
+    from electrify_env.envs._common import card_set_and_options, scenario_list
+    from training.net import PolicyValueNet, load_policy
+    from training.selfplay import evaluate_policy
+
+    torch.set_num_threads(1)
+    src, meta = load_policy(args.policy)
+    if src.prior != "none":
+        raise SystemExit(f"{args.policy} already adds the {src.prior!r} prior")
+    n = src.n_players
+    cards, options = card_set_and_options(None, tuple(meta.get("tech_packs") or ()))
+    scenarios = scenario_list(None) if n == 1 else None
+    key = "success_rate" if n == 1 else "win_rate"
+    print(f"{args.policy} ({n} player{'s' if n > 1 else ''}), {args.games} games from seed {args.seed}, "
+          f"greedy in the other seats")
+    for scale in (float(s) for s in args.scales.split(",")):
+        net = src
+        if scale > 0:
+            net = PolicyValueNet(n, src.hidden, init=False, prior="greedy", prior_scale=scale)
+            net.load_state_dict(src.state_dict())
+            net.eval()
+        t = time.perf_counter()
+        res = evaluate_policy(net, n, args.games, args.seed, cards, options, scenarios)
+        extra = "" if n == 1 else f", mean margin {res['mean_margin']:+.2f}"
+        print(f"  prior scale {scale:g}: {key} {res[key]:.3f}, mean points {res['mean_points']:.2f}{extra} "
+              f"({time.perf_counter() - t:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
