@@ -185,7 +185,7 @@ def _weights_array(path: str) -> np.ndarray:
     return load_weights(path or None).to_array()
 
 
-class _Buffers:
+class GreedyBuffers:
     """Work arrays of the jitted policy (one set per agent)."""
 
     def __init__(self) -> None:
@@ -211,7 +211,7 @@ class GreedyAgent(Agent):
         super().__init__()
         self.weights_path = str(weights) if weights else ""
         self.W = _weights_array(self.weights_path)
-        self.buf = _Buffers()
+        self.buf = GreedyBuffers()
 
     def sample(self, view: SeatView) -> np.ndarray:
         """One determinization of the seat's information set (the buffer is reused)."""

@@ -34,19 +34,15 @@ def policy_prior(meta: dict) -> str:
 
 
 class _Prior:
-    """Work arrays of the jitted greedy prior (one set per agent)."""
+    """Work arrays of the jitted greedy prior (one set per agent): greedy's, plus the prior."""
 
     def __init__(self) -> None:
-        from electrify_env.engine import layout as L
-        from electrify_env.engine.search import N_TALLY
+        from electrify_env.engine.layout import N_ACTIONS
 
-        self.out = np.zeros(L.N_ACTIONS, dtype=np.float32)
-        self.mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
-        self.det = np.zeros(L.S_SIZE, dtype=np.int64)
-        self.work = np.zeros(L.S_SIZE, dtype=np.int64)
-        self.scratch = np.zeros(L.S_SIZE, dtype=np.int64)
-        self.vals = np.zeros(L.N_ACTIONS, dtype=np.float64)
-        self.tally = np.zeros(N_TALLY, dtype=np.float64)
+        from .greedy import GreedyBuffers
+
+        self.b = GreedyBuffers()
+        self.out = np.zeros(N_ACTIONS, dtype=np.float32)
 
 
 def shipped_policy(n_players: int, file: str | None = None) -> Path:
@@ -130,14 +126,15 @@ class NetAgent(Agent):
 
             from .greedy import SEED_LIMIT
 
-            b = self._prior = self._prior or _Prior()
+            pr = self._prior = self._prior or _Prior()
+            b = pr.b
             if np.count_nonzero(view.mask) > 1:   # a forced move needs no prior (and no draw)
                 infoset_prior(view.infoset, view.table, net.prior_weights,
-                              np.int64(self.rng.integers(SEED_LIMIT)), b.out, b.mask, b.det, b.vals,
+                              np.int64(self.rng.integers(SEED_LIMIT)), pr.out, b.mask, b.det, b.vals,
                               b.work, b.tally, b.scratch)
             else:
-                b.out[:] = 0.0
-            prior = b.out[None, :]
+                pr.out[:] = 0.0
+            prior = pr.out[None, :]
         a = net.act(view.observation[None, :], view.mask[None, :], self.deterministic, gen, prior)[0]
         return check_legal(view, int(a), f"{self.spec!r} ({self._paths[int(view.n_players)]})")
 

@@ -1,11 +1,13 @@
-"""How much does greedy's logit prior add to a policy trained without it, and at which weight?
-Side by side in one run.  Prints figures, asserts nothing.
+"""How much does greedy's logit prior add to a policy's network, and at which weight?  Side by
+side in one run.  Prints figures, asserts nothing.
 
     python benchmarks/prior_scale.py policies/electrify-2p-net.pt --scales 0,1,2,4 --games 2000 --seed 7000000
+    python benchmarks/prior_scale.py policies/electrify-4p.pt --scales 0,2
 
-The policy's network is wrapped as ``python -m training.ship SRC DEST --prior greedy
---prior-scale S`` ships it (:class:`training.net.PolicyValueNet` with ``prior="greedy"``, the same
-weights; scale 0 = the network alone) and plays the trainer's evaluation games
+The policy's network (whether or not the file adds a prior) is wrapped as ``python -m
+training.ship SRC DEST --prior greedy --prior-scale S`` ships it
+(:class:`training.net.PolicyValueNet` with ``prior="greedy"``, the same weights; scale 0 = the
+network alone, without any prior) and plays the trainer's evaluation games
 (:func:`training.selfplay.evaluate_policy`: games with seeds ``--seed`` + i, greedy in every other
 seat, the policy's seat rotated; solo: the scenarios drawn per seed) at each scale, on the same
 seeds.
@@ -19,7 +21,7 @@ import time
 def main(argv=None) -> None:
     """Wrap the policy at each scale, play the evaluation games, print (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("policy", help="a saved policy without a prior (.pt with .meta.json)")
+    ap.add_argument("policy", help="a saved policy (.pt with .meta.json); its prior, if any, is replaced")
     ap.add_argument("--scales", default="0,1,2,4", help="comma-separated prior weights (0: none)")
     ap.add_argument("--games", type=int, default=400, help="evaluation games per scale (default 400)")
     ap.add_argument("--seed", type=int, default=7_000_000, help="seed of the first game")
@@ -33,8 +35,6 @@ def main(argv=None) -> None:
 
     torch.set_num_threads(1)
     src, meta = load_policy(args.policy)
-    if src.prior != "none":
-        raise SystemExit(f"{args.policy} already adds the {src.prior!r} prior")
     n = src.n_players
     cards, options = card_set_and_options(None, tuple(meta.get("tech_packs") or ()))
     scenarios = scenario_list(None) if n == 1 else None
@@ -42,11 +42,10 @@ def main(argv=None) -> None:
     print(f"{args.policy} ({n} player{'s' if n > 1 else ''}), {args.games} games from seed {args.seed}, "
           f"greedy in the other seats")
     for scale in (float(s) for s in args.scales.split(",")):
-        net = src
-        if scale > 0:
-            net = PolicyValueNet(n, src.hidden, init=False, prior="greedy", prior_scale=scale)
-            net.load_state_dict(src.state_dict())
-            net.eval()
+        net = (PolicyValueNet(n, src.hidden, init=False, prior="greedy", prior_scale=scale) if scale > 0
+               else PolicyValueNet(n, src.hidden, init=False))
+        net.load_state_dict(src.state_dict())
+        net.eval()
         t = time.perf_counter()
         res = evaluate_policy(net, n, args.games, args.seed, cards, options, scenarios)
         extra = "" if n == 1 else f", mean margin {res['mean_margin']:+.2f}"

@@ -244,7 +244,14 @@ def test_prior_scale_benchmark_prints_each_scale(tmp_path):
     lines = res.stdout.splitlines()
     assert lines[0].startswith(f"{path} (2 players), 4 games from seed 7000000")
     assert lines[1].startswith("  prior scale 0: win_rate ") and lines[2].startswith("  prior scale 2: win_rate ")
+    # a file with a prior: scale 0 plays its network alone, as the file without the prior does
     prior = save_policy(PolicyValueNet(2, [16], prior="greedy"), tmp_path / "q.pt", CARDS.hash, SEAT_ENV_ID)
-    res = subprocess.run([sys.executable, "benchmarks/prior_scale.py", str(prior)], cwd=repo,
-                         capture_output=True, text=True, timeout=600)
-    assert res.returncode != 0 and "already adds" in res.stderr
+    plain, _ = load_policy(prior)
+    bare = PolicyValueNet(2, [16])
+    bare.load_state_dict(plain.state_dict())
+    save_policy(bare, tmp_path / "bare.pt", CARDS.hash, SEAT_ENV_ID)
+    outs = [subprocess.run([sys.executable, "benchmarks/prior_scale.py", str(p), "--scales", "0", "--games", "4"],
+                           cwd=repo, capture_output=True, text=True, timeout=600) for p in (prior, tmp_path / "bare.pt")]
+    assert all(r.returncode == 0 for r in outs), outs[0].stderr
+    first = [r.stdout.splitlines()[1].split(" (")[0] for r in outs]
+    assert first[0] == first[1]

@@ -386,21 +386,18 @@ class _PriorOf:
     """Greedy's logit prior of a replayed decision (work arrays kept between calls)."""
 
     def __init__(self, weights: np.ndarray, seed: int) -> None:
-        from electrify_env.engine import layout as L
-        from electrify_env.engine.search import N_TALLY
+        from electrify_env.engine.league import greedy_buffers
 
         self.W = np.asarray(weights, dtype=np.float64)
         self.rng = np.random.default_rng(seed)
-        self.info, self.det, self.work, self.scratch = (np.zeros(L.S_SIZE, dtype=np.int64) for _ in range(4))
-        self.mask = np.zeros(N_ACTIONS, dtype=np.uint8)
-        self.vals = np.zeros(N_ACTIONS, dtype=np.float64)
-        self.tally = np.zeros(N_TALLY, dtype=np.float64)
+        self.buf = greedy_buffers()
 
     def __call__(self, game, seat: int, out: np.ndarray) -> None:
         from electrify_env.engine.infoset import scrub
         from electrify_env.engine.search import infoset_prior
 
+        info, det, work, scratch, mask, vals, tally = self.buf
         T = game.cards.table
-        scrub(game.state, T, np.int64(seat), self.info)
-        infoset_prior(self.info, T, self.W, np.int64(self.rng.integers(1 << 62)), out, self.mask, self.det,
-                      self.vals, self.work, self.tally, self.scratch)
+        scrub(game.state, T, np.int64(seat), info)
+        infoset_prior(info, T, self.W, np.int64(self.rng.integers(1 << 62)), out, mask, det, vals, work,
+                      tally, scratch)

@@ -130,16 +130,20 @@ def observe_seats(States, T, FF, rows, seats, out):
 
 
 @njit(cache=True)
+def greedy_buffers():
+    """Work arrays of one greedy decision: (info, det, work, scratch) engine states, the legal
+    mask, the action values and the evaluation tally."""
+    return (np.zeros(S_SIZE, dtype=np.int64), np.zeros(S_SIZE, dtype=np.int64),
+            np.zeros(S_SIZE, dtype=np.int64), np.zeros(S_SIZE, dtype=np.int64),
+            np.zeros(N_ACTIONS, dtype=np.uint8), np.zeros(N_ACTIONS, dtype=np.float64),
+            np.zeros(N_TALLY, dtype=np.float64))
+
+
+@njit(cache=True)
 def greedy_actions(States, T, W, rows, draw_seeds, out):
     """``out[j]``: the greedy agent's action for the player to move in row ``rows[j]``, from one
     determinization (seeded by ``draw_seeds[j]``) of that player's scrubbed information set."""
-    info = np.zeros(S_SIZE, dtype=np.int64)
-    det = np.zeros(S_SIZE, dtype=np.int64)
-    work = np.zeros(S_SIZE, dtype=np.int64)
-    scratch = np.zeros(S_SIZE, dtype=np.int64)
-    mask = np.zeros(N_ACTIONS, dtype=np.uint8)
-    vals = np.zeros(N_ACTIONS, dtype=np.float64)
-    tally = np.zeros(N_TALLY, dtype=np.float64)
+    info, det, work, scratch, mask, vals, tally = greedy_buffers()
     for j in range(rows.shape[0]):
         S = States[rows[j]]
         n = fill_mask(S, T, mask)
@@ -157,13 +161,7 @@ def greedy_priors(States, T, W, rows, draw_seeds, out):
     """``out[j]``: :func:`~.search.greedy_prior` for the player to move in row ``rows[j]``, from
     one determinization (seeded by ``draw_seeds[j]``) of that player's scrubbed information set,
     as ``greedy_actions`` decides (all zero for a forced move, without a draw)."""
-    info = np.zeros(S_SIZE, dtype=np.int64)
-    det = np.zeros(S_SIZE, dtype=np.int64)
-    work = np.zeros(S_SIZE, dtype=np.int64)
-    scratch = np.zeros(S_SIZE, dtype=np.int64)
-    mask = np.zeros(N_ACTIONS, dtype=np.uint8)
-    vals = np.zeros(N_ACTIONS, dtype=np.float64)
-    tally = np.zeros(N_TALLY, dtype=np.float64)
+    info, det, work, scratch, mask, vals, tally = greedy_buffers()
     for j in range(rows.shape[0]):
         S = States[rows[j]]
         if fill_mask(S, T, mask) == 1:
