@@ -192,14 +192,12 @@ SHIPPED_KINDS = (("trained_solo", "TrainedSolo", SHIPPED[1], "solo scenarios (ev
 
 def _how_it_plays(path: Path) -> str:
     """``network + greedy prior`` or ``network only``, from a policy file's metadata."""
-    import json
-
-    from electrify_env.policy_meta import meta_path
+    from electrify_env.policy_meta import load_policy_metadata, policy_prior
     try:
-        arch = json.loads(meta_path(path).read_text()).get("arch") or {}
-    except (OSError, ValueError):
+        meta = load_policy_metadata(path)
+    except (OSError, ValueError):     # PolicyMismatchError is a ValueError
         return "network"
-    return "network + greedy prior" if arch.get("prior", "none") != "none" else "network only"
+    return "network + greedy prior" if policy_prior(meta) != "none" else "network only"
 
 
 def _register_shipped() -> None:

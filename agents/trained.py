@@ -23,15 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-from electrify_env.policy_meta import check_compatible, load_policy_metadata, policy_players
+from electrify_env.policy_meta import check_compatible, load_policy_metadata, policy_players, policy_prior
 
 from .base import Agent, AgentError, SeatView, check_legal
 from .registry import NETWORK_ONLY_2P, POLICY_DIR, SHIPPED, check_params
-
-def policy_prior(meta: dict) -> str:
-    """The logit prior (``none`` or ``greedy``) of a policy, from its metadata's architecture."""
-    return str((meta.get("arch") or {}).get("prior", "none"))
-
 
 class _Prior:
     """Work arrays of the jitted greedy prior (one set per agent): greedy's, plus the prior."""

@@ -81,6 +81,12 @@ def policy_players(meta: dict) -> int | None:
     return None
 
 
+def policy_prior(meta: dict) -> str:
+    """The logit prior a policy adds (``none`` or ``greedy``: ``training.net.PRIORS``), from the
+    architecture in its metadata."""
+    return str((meta.get("arch") or {}).get("prior", "none"))
+
+
 def check_compatible(meta: dict, card_set_hash: str | None = None, where: str = "policy",
                      n_players: int | None = None) -> None:
     """Raise PolicyMismatchError naming every field in which ``meta`` differs from this engine
