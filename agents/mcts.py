@@ -29,6 +29,11 @@ and (with ``search=key``, the default) at the many small follow-up decisions of 
 payment cube, each icon use, the card order after a flip), where the greedy choice is played at
 once; it searches the decisions that shape a game (:data:`KEY_FRAMES`): Plan, boosts, Acquire,
 where to place a card, the discharge order, Fulfill, rewards, free cards, flips and breakthroughs.
+
+``guide=`` (a shipped trained agent such as ``trained_2p``, or a policy ``.pt`` file): a trained
+policy takes the place of greedy's one-ply evaluation outside the rollouts: the candidates are
+the policy's ``top_k`` actions by logit, and the unsearched decisions are the policy's most likely
+action (``skip_margin`` then compares logits).  The rollouts still play greedy.
 """
 from __future__ import annotations
 
@@ -56,6 +61,20 @@ METHODS = AGENTS["mcts"].params["method"].choices        # ("paired", "ucb")
 MS_CHUNK = 8          # iterations per jitted call under a time budget
 
 
+def make_guide(spec: str):
+    """The trained agent of ``guide=``: a registered trained agent (``trained``, ``trained_2p``,
+    ...) or a policy ``.pt`` file (played as ``net:path=FILE``); AgentError for anything else."""
+    from .base import AgentError
+    from .registry import AGENTS, make_agent
+    from .trained import NetAgent
+
+    agent = make_agent(spec) if spec in AGENTS else make_agent(f"net:path={spec}")
+    if not isinstance(agent, NetAgent):
+        raise AgentError(f"mcts guide={spec!r} is not a trained policy (a shipped trained agent "
+                         "such as trained_2p, or a policy .pt file)")
+    return agent
+
+
 def pending_frame(infoset: np.ndarray) -> int:
     """The frame type (``FT_*``) of the pending decision in a (scrubbed) state."""
     sp = int(infoset[L.S_SP])
@@ -79,6 +98,9 @@ class MCTSAgent(GreedyAgent):
         skip_margin: skip the search when the greedy's best action beats the runner-up by more
             than this many points of its evaluation (0: never skip on margin).
         weights: YAML weights of the evaluation and the rollout policy.
+        guide: a trained policy ranking the candidates and playing the unsearched moves (a
+            shipped agent name such as ``trained_2p``, or a policy ``.pt`` file; '': greedy's
+            one-ply values).
 
     The defaults are the ones above; the allowed ranges live in the registry
     (``agents.registry.AGENTS["mcts"]``, ``python -c "import agents; print(agents.describe_agents())"``).
@@ -93,9 +115,10 @@ class MCTSAgent(GreedyAgent):
     def __init__(self, iters: int = 48, ms: float = 0.0, horizon: int = 1, top_k: int = 5,
                  c: float = 0.4, search: str = "key", method: str = "paired",
                  skip_margin: float = 0.0, explore: float = 0.0,
-                 weights: str | None = None) -> None:
+                 weights: str | None = None, guide: str = "") -> None:
         v = check_params(self.name, iters=iters, ms=ms, horizon=horizon, top_k=top_k, c=c,
-                         search=search, method=method, skip_margin=skip_margin, explore=explore)
+                         search=search, method=method, skip_margin=skip_margin, explore=explore,
+                         guide=str(guide))
         super().__init__(weights)
         W = self.W.copy()
         W[SR.W_EXPLORE] = v["explore"]
@@ -110,6 +133,9 @@ class MCTSAgent(GreedyAgent):
         self.frames = CORE_FRAMES if self.search == "core" else KEY_FRAMES
         self.method = v["method"]
         self.skip_margin = v["skip_margin"]
+        self.guide = make_guide(v["guide"]) if v["guide"] else None
+        if self.guide is not None:
+            self.needs_observation = True
         self.searched = 0          # statistics: searched moves, iterations, time
         self.iterations = 0
         self.seconds = 0.0
@@ -120,13 +146,20 @@ class MCTSAgent(GreedyAgent):
         order = finite[np.argsort(-vals[finite], kind="stable")]
         return order[: self.top_k].astype(np.int64)
 
+    def reset(self, seed: int = 0) -> None:
+        """Reseed the agent (and its guide)."""
+        super().reset(seed)
+        if self.guide is not None:
+            self.guide.reset(seed)
+
     def act(self, view: SeatView) -> int:
-        """Search the decision (or play the greedy choice where the search is skipped)."""
+        """Search the decision (or play the greedy choice, or the guide's, where the search is
+        skipped)."""
         self._need(view)
         legal = np.flatnonzero(view.mask)
         if legal.size == 1:
             return int(legal[0])
-        vals = self.values(view)
+        vals = self.values(view) if self.guide is None else self.guide.logits(view)
         best = int(np.argmax(vals))
         if self.search != "all" and pending_frame(view.infoset) not in self.frames:
             return best

@@ -147,7 +147,11 @@ AGENTS: dict[str, AgentKind] = {
                               "'ucb': UCB1 over candidates, a new sample each iteration",
                          choices=("paired", "ucb")),
          "explore": Param(float, "chance of a random (phase-first) rollout step", 0, 1),
-         "weights": Param(str, "YAML weights file of the evaluation and the rollouts")}),
+         "weights": Param(str, "YAML weights file of the evaluation and the rollouts"),
+         "guide": Param(str, "a trained policy that picks the candidates (its top_k by logit) "
+                             "and plays the unsearched moves instead of greedy's one-ply values: "
+                             "a shipped agent (trained, trained_2p, ...) or a policy .pt file "
+                             "('': none)")}),
     "ppo": AgentKind(
         "agents.ppo:PPOAgent",
         "a saved MaskablePPO policy (refuses one saved for another layout or card set)",

@@ -112,6 +112,30 @@ class NetAgent(Agent):
             if self._gen is None:
                 self._gen = torch.Generator().manual_seed(int(self.rng.integers(1 << 62)))
             gen = self._gen
+        a = net.act(view.observation[None, :], view.mask[None, :], self.deterministic, gen,
+                    self._prior_row(view, net))[0]
+        return check_legal(view, int(a), f"{self.spec!r} ({self._paths[int(view.n_players)]})")
+
+    def logits(self, view: SeatView) -> np.ndarray:
+        """The policy's logits (float32, ``N_ACTIONS``; -inf for the illegal actions): the
+        network's, plus ``prior_scale`` x greedy's one-ply values for a policy with a prior.
+        What ``act`` takes the most likely action of (``mcts:guide=...`` ranks its candidates by
+        them)."""
+        self._need(view)
+        net = self._net(view)
+        import torch
+        with torch.inference_mode():
+            o = torch.as_tensor(np.ascontiguousarray(view.observation[None, :net.n_inputs]),
+                                dtype=torch.float32)
+            m = torch.as_tensor(np.asarray(view.mask)[None, :] != 0)
+            pr = self._prior_row(view, net)
+            out, _ = net(o, m, None if pr is None else torch.as_tensor(pr))
+        out = out[0].numpy().astype(np.float32)
+        out[np.asarray(view.mask) == 0] = -np.inf
+        return out
+
+    def _prior_row(self, view: SeatView, net) -> np.ndarray | None:
+        """The (1, N_ACTIONS) logit prior of ``view`` for a policy with one (None otherwise)."""
         prior = None
         if net.prior != "none":
             if view.infoset is None:
@@ -130,8 +154,7 @@ class NetAgent(Agent):
             else:
                 pr.out[:] = 0.0
             prior = pr.out[None, :]
-        a = net.act(view.observation[None, :], view.mask[None, :], self.deterministic, gen, prior)[0]
-        return check_legal(view, int(a), f"{self.spec!r} ({self._paths[int(view.n_players)]})")
+        return prior
 
 
 class TrainedAgent(NetAgent):

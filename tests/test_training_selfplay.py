@@ -53,7 +53,8 @@ BAD_FIELDS = [
     ("seed", 2**32), ("eval_seed", -1), ("eval_seed", 2**62), ("device", "tpu"), ("device", "auto"),
     ("output_dir", "  "), ("tech_packs", ["nosuchpack"]), ("tech_packs", ["grid", "grid"]),
     ("total_steps", "many"), ("resume", "yes"), ("hidden", "256"), ("scenario", "first_light"),
-    ("init_policy", "no/such/policy.pt"),
+    ("init_policy", "no/such/policy.pt"), ("ema_decay", 1.0), ("ema_decay", -0.1),
+    ("ema_decay", float("nan")),
 ]
 FIELDS = {f.name for f in dataclasses.fields(TrainConfig)}
 
@@ -228,6 +229,41 @@ def test_tiny_two_player_run_writes_its_files_and_resumes(tmp_path):
         train(dataclasses.replace(more, hidden=[16]), log=lines.append)
     with pytest.raises(ConfigError, match="^resume: no checkpoint"):
         train(dataclasses.replace(more, output_dir=str(tmp_path / "empty")), log=lines.append)
+
+
+def test_weight_average_is_evaluated_saved_and_resumed(tmp_path):
+    """ema_decay: the averaged network (start: the network RL starts from; then avg = d * avg +
+    (1 - d) * learner after each update) is the one evaluated and saved; the learner is evaluated
+    beside it; a resume goes on from the checkpointed average."""
+    out = tmp_path / "ema"
+    d = 0.5
+    cfg = tiny(out, bc_steps=0, total_steps=1024, rollout=512, eval_every=512, ema_decay=d)
+    tr = Trainer(cfg, log=lambda *_: None)
+    start = {k: v.clone() for k, v in tr.net.state_dict().items()}
+    summary = train(cfg, log=lambda *_: None)
+    check_run(out, summary, cfg)
+    assert all("online_win_rate" in p and 0 <= p["online_win_rate"] <= 1 for p in summary["curve"])
+    blob = torch.load(out / "checkpoint.pt", map_location="cpu", weights_only=False)
+    avg, learner = blob["avg"], blob["net"]
+    # the same seed gives the same network to start from; the average lies strictly between
+    # that start and the learner after 2+ updates (it is neither)
+    key = "pi.weight"
+    assert torch.equal(Trainer(cfg, log=lambda *_: None).net.state_dict()[key], start[key])
+    assert not torch.equal(avg[key], learner[key]) and not torch.equal(avg[key], start[key])
+    # the saved policy is the average, in float16 (as every saved policy)
+    net, _ = load_policy(out / "policy.pt", card_set_hash=CARDS.hash, n_players=2)
+    assert torch.allclose(net.state_dict()[key], avg[key], atol=2e-3)
+    # resume: the average is restored and moves on from there
+    more = dataclasses.replace(cfg, total_steps=1536, resume=True)
+    tr2 = Trainer(more, log=lambda *_: None)
+    tr2.load_checkpoint()
+    assert torch.equal(tr2.avg.state_dict()[key], avg[key])
+    before = tr2.avg.state_dict()[key].clone()
+    tr2.average()
+    want = d * before + (1 - d) * tr2.acting.state_dict()[key]
+    assert torch.allclose(tr2.avg.state_dict()[key], want)
+    # off (the default): no average, the learner is what is saved
+    assert Trainer(tiny(tmp_path / "off"), log=lambda *_: None).avg is None
 
 
 def test_tiny_solo_run(tmp_path):

@@ -526,6 +526,14 @@ class TrainConfig:
     states during RL, decaying linearly to 0 over kick_steps (>= 0; 0: off)."""
     kick_steps: int = 1_000_000
     """Learner decisions over which kick_coef decays (> 0)."""
+    ema_decay: float = 0.0
+    """Weight averaging: after every PPO update the averaged network moves toward the learner's,
+    ``avg = ema_decay * avg + (1 - ema_decay) * learner`` (an exponential moving average of the
+    weights over about ``1 / (1 - ema_decay)`` updates), and the averaged network is the one
+    evaluated, kept as the best policy and saved; the learner itself still plays the training
+    games and is evaluated beside it (``online_`` keys of the curve).  The deterministic policy of
+    single PPO iterates swings by several points of win rate between evaluations; the average
+    swings less.  0 <= ema_decay < 1; 0: off (the learner is evaluated and saved)."""
     eval_every: int = 250_000
     """Learner decisions between evaluations and checkpoints (> 0)."""
     eval_games: int = 200
@@ -558,6 +566,7 @@ class TrainConfig:
         need(self.reward in TRAIN_REWARDS, "reward", "must be one of " + ", ".join(TRAIN_REWARDS))
         need(self.policy_prior in POLICY_PRIORS, "policy_prior", "must be one of " + ", ".join(POLICY_PRIORS))
         need(math.isfinite(self.prior_scale) and self.prior_scale > 0, "prior_scale", "must be a finite number > 0")
+        need(math.isfinite(self.ema_decay) and 0 <= self.ema_decay < 1, "ema_decay", "must lie in [0, 1)")
         for name in ("total_steps", "num_envs", "rollout", "epochs", "snapshot_every", "max_snapshots",
                      "bc_epochs", "kick_steps", "eval_every", "eval_games"):
             need(getattr(self, name) > 0, name, "must be a positive integer")

@@ -33,6 +33,8 @@ decision of whoever is to move in each.  ``electrify train CONFIG`` or
    greedy in every other seat, seats rotated (solo: success rate against greedy's on the same
    games); a checkpoint (``checkpoint.pt``, resumable), ``curve.json``, ``curve.png``,
    TensorBoard scalars.  The best evaluated network is saved as ``policy.pt`` with its metadata.
+   With ``ema_decay`` > 0 the network evaluated and saved is an exponential moving average of
+   the learner's weights (updated after every PPO update); the learner is evaluated beside it.
 """
 from __future__ import annotations
 
@@ -280,6 +282,7 @@ class Trainer:
         self.net = self.new_net().to(self.device)
         self.acting = self.net if self.device.type == "cpu" else copy.deepcopy(self.net).cpu()
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
+        self.avg: PolicyValueNet | None = None   # the weight average (cfg.ema_decay > 0), on the CPU
         self.league = League()
         self.steps = 0           # learner decisions of RL
         self.bc_done = 0         # decisions imitated
@@ -566,7 +569,26 @@ class Trainer:
                 nb += 1
         if self.acting is not self.net:
             self.acting.load_state_dict(self.net.state_dict())
+        if not imitation:
+            self.average()
         return {k: v / max(nb, 1) for k, v in stats.items()} | {"kick_coef": kick, "samples": P}
+
+    def average(self) -> None:
+        """Move the weight average toward the learner (cfg.ema_decay > 0; the first call starts
+        it at the learner's weights)."""
+        d = self.cfg.ema_decay
+        if d <= 0:
+            return
+        if self.avg is None:
+            self.avg = copy.deepcopy(self.acting)
+            return
+        with torch.no_grad():
+            for pa, pl in zip(self.avg.parameters(), self.acting.parameters()):
+                pa.mul_(d).add_(pl, alpha=1.0 - d)
+
+    def policy_net(self) -> PolicyValueNet:
+        """The network evaluated and saved: the weight average when there is one, else the learner."""
+        return self.avg if self.avg is not None else self.acting
 
     def check_bc_data(self) -> None:
         """Read ``cfg.bc_data``'s records (without replaying them) and raise ConfigError unless
@@ -676,7 +698,7 @@ class Trainer:
 
     def save_policy(self, path: Path) -> Path:
         """Save the current network with its metadata."""
-        return save_policy(self.acting, path, self.cards.hash,
+        return save_policy(self.policy_net(), path, self.cards.hash,
                            SOLO_ENV_ID if self.n == 1 else SEAT_ENV_ID, **self.meta())
 
     def save_checkpoint(self) -> None:
@@ -686,7 +708,8 @@ class Trainer:
                 "train_seconds": self.train_seconds, "rng": self.rng.bit_generator.state,
                 "league": {"snapshots": [s.state_dict() for s in self.league.snapshots],
                            "snapshot_steps": self.league.snapshot_steps, "win_rate": self.league.win_rate},
-                "config": self.cfg.to_dict(), "baseline": self.baseline, "init_from": self.started_from}
+                "config": self.cfg.to_dict(), "baseline": self.baseline, "init_from": self.started_from,
+                "avg": None if self.avg is None else self.avg.state_dict()}
         tmp = self.out / "checkpoint.pt.tmp"
         torch.save(blob, tmp)
         tmp.replace(self.out / "checkpoint.pt")
@@ -711,6 +734,9 @@ class Trainer:
         self.rng.bit_generator.state = blob["rng"]
         self.baseline = blob.get("baseline")
         self.started_from = blob.get("init_from")
+        if blob.get("avg") is not None and self.cfg.ema_decay > 0:
+            self.avg = self.new_net(init=False)
+            self.avg.load_state_dict(blob["avg"])
         for sd, st in zip(blob["league"]["snapshots"], blob["league"]["snapshot_steps"]):
             snap = self.new_net(init=False)
             snap.load_state_dict(sd)
@@ -727,7 +753,12 @@ class Trainer:
         xs = [p["decisions"] for p in self.curve]
         key = "win_rate" if self.n > 1 else "success_rate"
         fig, ax = plt.subplots(figsize=(6, 3.5))
-        ax.plot(xs, [p[key] for p in self.curve], marker="o", label="policy")
+        avg = any(f"online_{key}" in p for p in self.curve)
+        ax.plot(xs, [p[key] for p in self.curve], marker="o",
+                label="policy (weight average)" if avg else "policy")
+        if avg:
+            on = [(x, p[f"online_{key}"]) for x, p in zip(xs, self.curve) if f"online_{key}" in p]
+            ax.plot([x for x, _ in on], [y for _, y in on], marker=".", alpha=0.6, label="learner")
         if self.baseline is not None:
             ax.axhline(self.baseline[key], color="gray", ls="--",
                        label="greedy" + (" (fair share)" if self.n > 1 else ""))
@@ -744,16 +775,24 @@ class Trainer:
     def record(self, phase: str, stats: dict[str, float] | None = None) -> dict[str, Any]:
         """Evaluate, append a curve point, log it, checkpoint, keep the best policy."""
         t = time.perf_counter()
-        res = self.evaluate(self.acting)
-        point = {"decisions": self.bc_done + self.steps, "rl_steps": self.steps, "imitation": self.bc_done,
-                 "phase": phase, "seconds": round(self.train_seconds, 1), **res}
-        self.curve.append(point)
+        res = self.evaluate(self.policy_net())
         key = "win_rate" if self.n > 1 else "success_rate"
+        online = {}
+        if self.avg is not None:    # the learner itself, beside its weight average
+            res_l = self.evaluate(self.acting)
+            online = {f"online_{key}": res_l[key], "online_mean_points": res_l["mean_points"]}
+        point = {"decisions": self.bc_done + self.steps, "rl_steps": self.steps, "imitation": self.bc_done,
+                 "phase": phase, "seconds": round(self.train_seconds, 1), **res, **online}
+        self.curve.append(point)
         self.log(f"[eval] {phase:9s} decisions {point['decisions']:>10,}  {key} {res[key]:.3f}  "
-                 f"mean points {res['mean_points']:.2f}  ({time.perf_counter() - t:.1f} s)")
+                 f"mean points {res['mean_points']:.2f}"
+                 + (f"  (learner {online[f'online_{key}']:.3f})" if online else "")
+                 + f"  ({time.perf_counter() - t:.1f} s)")
         if self.writer is not None:
             self.writer.add_scalar(f"eval/{key}", res[key], point["decisions"])
             self.writer.add_scalar("eval/mean_points", res["mean_points"], point["decisions"])
+            for k, v in online.items():
+                self.writer.add_scalar(f"eval/{k}", v, point["decisions"])
             for k, v in (stats or {}).items():
                 self.writer.add_scalar(f"train/{k}", v, point["decisions"])
             for k, v in self.league.win_rate.items():
@@ -890,6 +929,8 @@ def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
     next_snap = (tr.steps // cfg.snapshot_every + 1) * cfg.snapshot_every
     if tr.n > 1 and not tr.league.snapshots:
         tr.league.add(tr.net, tr.steps, cfg.max_snapshots)
+    if tr.avg is None:
+        tr.average()      # the weight average (ema_decay > 0) starts at the network RL starts from
     while tr.steps < cfg.total_steps:
         t0 = time.perf_counter()
         tr.set_lr()
