@@ -531,9 +531,8 @@ class TrainConfig:
     ``avg = ema_decay * avg + (1 - ema_decay) * learner`` (an exponential moving average of the
     weights over about ``1 / (1 - ema_decay)`` updates), and the averaged network is the one
     evaluated, kept as the best policy and saved; the learner itself still plays the training
-    games and is evaluated beside it (``online_`` keys of the curve).  The deterministic policy of
-    single PPO iterates swings by several points of win rate between evaluations; the average
-    swings less.  0 <= ema_decay < 1; 0: off (the learner is evaluated and saved)."""
+    games and is evaluated beside it (``online_`` keys of the curve, so the two can be compared
+    on the same games).  0 <= ema_decay < 1; 0: off (the learner is evaluated and saved)."""
     eval_every: int = 250_000
     """Learner decisions between evaluations and checkpoints (> 0)."""
     eval_games: int = 200
