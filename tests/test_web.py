@@ -159,6 +159,7 @@ def test_bad_requests_change_nothing(app, client):
         ("post", "/api/games", {"seats": ["human"], "scenario": "/etc/passwd"}, 400),
         ("post", "/api/games", {"seats": ["human", "greedy"], "tech_packs": ["nope"]}, 400),
         ("post", "/api/games", {"seats": ["human", "ppo:path=/tmp/x.zip"]}, 400),
+        ("post", "/api/games", {"seats": ["human", "mcts:guide=/tmp/x.pt"]}, 400),
         ("post", "/api/games/import", {"save": {"format": "x"}}, 400),
         ("post", "/api/replays", {"text": "{]"}, 400),
         ("get", "/api/replays/nope?step=1", None, 404),

@@ -270,8 +270,8 @@ def _meta() -> dict[str, Any]:
 
 
 def _check_client_spec(spec: Any, where: str, offered: set[str] | None) -> str:
-    """An agent spec sent by a client: registered, and loading no file (``path``, ``weights``:
-    paths from the network are never opened); on a public server (``offered`` given) one of
+    """An agent spec sent by a client: registered, and loading no file (``path``, ``weights``,
+    a ``guide`` that is not a registered agent: paths from the network are never opened); on a public server (``offered`` given) one of
     the specs the page offers.  WebError 400 naming ``where`` otherwise."""
     from agents import AGENTS, parse_spec
     if not isinstance(spec, str):
@@ -281,6 +281,9 @@ def _check_client_spec(spec: Any, where: str, offered: set[str] | None) -> str:
     except ValueError as err:
         raise WebError(400, f"{where}: {err}") from None
     files = sorted(set(parsed.params) & set(FILE_PARAMS))
+    guide = parsed.params.get("guide")
+    if guide is not None and str(guide) not in AGENTS:    # mcts:guide=FILE.pt (a shipped agent's name is fine)
+        files.append("guide")
     if files or "path" in AGENTS[parsed.name].params:
         raise WebError(400, f"{where}: {parsed.name!r} loads a file ({', '.join(files) or 'path'}); files "
                             "cannot be chosen over the network (offer a policy as a shipped "
