@@ -123,14 +123,8 @@ class NetAgent(Agent):
         them)."""
         self._need(view)
         net = self._net(view)
-        import torch
-        with torch.inference_mode():
-            o = torch.as_tensor(np.ascontiguousarray(view.observation[None, :net.n_inputs]),
-                                dtype=torch.float32)
-            m = torch.as_tensor(np.asarray(view.mask)[None, :] != 0)
-            pr = self._prior_row(view, net)
-            out, _ = net(o, m, None if pr is None else torch.as_tensor(pr))
-        out = out[0].numpy().astype(np.float32)
+        out = net.policy_logits(view.observation[None, :], view.mask[None, :],
+                                self._prior_row(view, net))[0].numpy().astype(np.float32)
         out[np.asarray(view.mask) == 0] = -np.inf
         return out
 

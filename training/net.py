@@ -138,15 +138,22 @@ class PolicyValueNet(nn.Module):
         return out
 
     @torch.inference_mode()
-    def act(self, obs: np.ndarray, mask: np.ndarray, deterministic: bool = True,
-            generator: torch.Generator | None = None, prior: np.ndarray | None = None) -> np.ndarray:
-        """Actions for a batch: ``obs`` (B, >= n_inputs) float32, ``mask`` (B, N_ACTIONS) (any
-        dtype, nonzero = legal), ``prior`` (B, N_ACTIONS) (networks with a prior) -> (B,) int64
-        legal ids (most likely, or sampled)."""
+    def policy_logits(self, obs: np.ndarray, mask: np.ndarray,
+                      prior: np.ndarray | None = None) -> torch.Tensor:
+        """Masked logits for a batch of numpy inputs: ``obs`` (B, >= n_inputs) float32, ``mask``
+        (B, N_ACTIONS) (any dtype, nonzero = legal), ``prior`` (B, N_ACTIONS) (networks with a
+        prior) -> (B, N_ACTIONS) logits, illegal ids at :data:`MASKED_LOGIT`."""
         o = torch.as_tensor(np.ascontiguousarray(obs[:, :self.n_inputs]), dtype=torch.float32)
         m = torch.as_tensor(np.asarray(mask) != 0)
         pr = None if prior is None else torch.as_tensor(np.asarray(prior, dtype=np.float32))
-        logits, _ = self(o, m, pr)
+        return self(o, m, pr)[0]
+
+    @torch.inference_mode()
+    def act(self, obs: np.ndarray, mask: np.ndarray, deterministic: bool = True,
+            generator: torch.Generator | None = None, prior: np.ndarray | None = None) -> np.ndarray:
+        """Actions for a batch (inputs as :meth:`policy_logits`) -> (B,) int64 legal ids (most
+        likely, or sampled)."""
+        logits = self.policy_logits(obs, mask, prior)
         if deterministic:
             return logits.argmax(-1).numpy().astype(np.int64)
         probs = torch.softmax(logits, -1)

@@ -271,8 +271,8 @@ def _meta() -> dict[str, Any]:
 
 def _check_client_spec(spec: Any, where: str, offered: set[str] | None) -> str:
     """An agent spec sent by a client: registered, and loading no file (``path``, ``weights``,
-    a ``guide`` that is not a registered agent: paths from the network are never opened); on a public server (``offered`` given) one of
-    the specs the page offers.  WebError 400 naming ``where`` otherwise."""
+    a ``guide`` that is not a registered agent: paths from the network are never opened); on a
+    public server (``offered`` given) one of the specs the page offers.  WebError 400 naming ``where`` otherwise."""
     from agents import AGENTS, parse_spec
     if not isinstance(spec, str):
         raise WebError(400, f"{where} must be 'human' or an agent spec, got {spec!r:.60}")
