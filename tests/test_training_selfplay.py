@@ -237,11 +237,16 @@ def test_weight_average_is_evaluated_saved_and_resumed(tmp_path):
     beside it; a resume goes on from the checkpointed average."""
     out = tmp_path / "ema"
     d = 0.5
-    cfg = tiny(out, bc_steps=0, total_steps=1024, rollout=512, eval_every=512, ema_decay=d)
+    cfg = tiny(out, bc_steps=0, total_steps=1024, rollout=512, eval_every=512, ema_decay=d,
+               keep_evaluated=True)
     tr = Trainer(cfg, log=lambda *_: None)
     start = {k: v.clone() for k, v in tr.net.state_dict().items()}
     summary = train(cfg, log=lambda *_: None)
     check_run(out, summary, cfg)
+    # keep_evaluated: one saved network per evaluation, named by its decisions, each loadable
+    kept = sorted((out / "evaluated").glob("policy-*.pt"), key=lambda f: int(f.stem.split("-")[1]))
+    assert [int(f.stem.split("-")[1]) for f in kept] == [p["decisions"] for p in summary["curve"]]
+    assert all(load_policy(f, card_set_hash=CARDS.hash, n_players=2)[0].hidden == cfg.hidden for f in kept)
     assert all("online_win_rate" in p and 0 <= p["online_win_rate"] <= 1 for p in summary["curve"])
     blob = torch.load(out / "checkpoint.pt", map_location="cpu", weights_only=False)
     avg, learner = blob["avg"], blob["net"]

@@ -540,8 +540,13 @@ class TrainConfig:
     solo: the scenarios' success rate (> 0)."""
     eval_seed: int = 1_000_000
     """Seed of evaluation game i is eval_seed + i (disjoint from training seeds in practice)."""
+    keep_evaluated: bool = False
+    """Also save every evaluated network as ``output_dir/evaluated/policy-<decisions>.pt`` (with
+    its metadata), not only the best one as ``policy.pt``: for choosing among them later by
+    another measure (for instance a longer match against mcts)."""
     output_dir: str = "runs/selfplay_2p"
-    """Folder for policy.pt, policy.meta.json, checkpoint.pt, curve.json, curve.png, tb/."""
+    """Folder for policy.pt, policy.meta.json, checkpoint.pt, curve.json, curve.png, tb/ (and
+    evaluated/ with keep_evaluated)."""
     resume: bool = False
     """Continue from output_dir/checkpoint.pt (network, optimiser, league, counters)."""
     tensorboard: bool = True

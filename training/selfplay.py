@@ -801,6 +801,9 @@ class Trainer:
         if score >= self.best:
             self.best = score
             self.save_policy(self.out / "policy.pt")
+        if self.cfg.keep_evaluated:
+            (self.out / "evaluated").mkdir(exist_ok=True)
+            self.save_policy(self.out / "evaluated" / f"policy-{point['decisions']}.pt")
         self.save_checkpoint()
         (self.out / "curve.json").write_text(json.dumps({"curve": self.curve, "baseline": self.baseline,
                                                          "league": self.league.win_rate}, indent=2))
