@@ -170,7 +170,13 @@ def _where(cfg) -> str:
 
 
 def _cmd_teacher_data(args: argparse.Namespace) -> int:
-    from training.teacher import TeacherConfig, format_summary, run_teacher
+    from training.teacher import TeacherConfig, format_summary, merge_teacher_files, run_teacher
+
+    if args.merge is not None:
+        res = merge_teacher_files(_items(args.merge), args.out)
+        print(format_summary(res["header"], res["records"]))
+        print(f"merged {len(res['header']['merged'])} files into {res['file']}")
+        return 0
 
     # run_teacher checks everything (agent, card set, tech packs, scenarios, --out) before playing
     cfg = TeacherConfig(agent=args.agent, players=args.players, games=args.games, seed=args.seed,
@@ -312,6 +318,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the .jsonl file to write (header + one game record per line; "
                          "electrify replay reads it), checked before the games run")
     td.add_argument("--quiet", action="store_true", help="no progress bar")
+    td.add_argument("--merge", default=None, metavar="FILES",
+                    help="play nothing: join these teacher files (comma-separated, same player "
+                         "count and card set) into --out, re-indexing the games")
     _add_backend_arguments(td)
     td.set_defaults(func=_cmd_teacher_data)
     from .play.terminal import DESCRIPTION as PLAY_DESCRIPTION, add_arguments as play_arguments

@@ -19,7 +19,7 @@ from electrify_env.engine.layout import N_ACTIONS
 from electrify_env.engine.observe import OBS_SIZE, obs_size
 from electrify_env.validation import InvalidArgumentError
 from training.teacher import (
-    TEACHER_FORMAT, TeacherConfig, TeacherDataError, load_teacher_data, run_teacher,
+    TEACHER_FORMAT, TeacherConfig, TeacherDataError, load_teacher_data, merge_teacher_files, run_teacher,
 )
 
 
@@ -75,6 +75,39 @@ def test_electrify_replay_reads_the_file(greedy_file, capsys):
     assert cli_main(["replay", str(greedy_file), "--game", "2", "--auto"]) == 0
     out = capsys.readouterr().out
     assert "seat 0 (greedy)" in out and "winner(s)" in out
+
+
+# ---- merging chunks --------------------------------------------------------------------------------
+def test_merge_joins_chunks_in_order_and_reindexes_them(greedy_file, tmp_path, capsys):
+    _teacher(tmp_path / "b.jsonl", seed=6, games=2, agent="random")
+    out = tmp_path / "all.jsonl"
+    assert cli_main(["teacher-data", "--merge", f"{greedy_file},{tmp_path / 'b.jsonl'}", "--out", str(out)]) == 0
+    assert "merged 2 files" in capsys.readouterr().out
+    lines = out.read_text().splitlines()
+    header, records = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
+    parts = [[json.loads(x) for x in f.read_text().splitlines()[1:]] for f in (greedy_file, tmp_path / "b.jsonl")]
+    assert [r["index"] for r in records] == [0, 1, 2, 3, 4]
+    assert [r["seed"] for r in records] == [r["seed"] for part in parts for r in part]
+    assert header["games"] == 5 and header["agent"] == "mixed" and header["seed"] == 5
+    assert [(m["agent"], m["seed"], m["games"]) for m in header["merged"]] == [("greedy", 5, 3), ("random", 6, 2)]
+    data = load_teacher_data(out)
+    assert len(data) == header["decisions"] == sum(len(r["actions"]) for part in parts for r in part)
+    assert set(data.games.tolist()) == {0, 1, 2, 3, 4}
+
+
+def test_merge_refuses_files_of_other_games_and_its_own_output(greedy_file, tmp_path, capsys):
+    _teacher(tmp_path / "three.jsonl", players=3, games=1)
+    with pytest.raises(TeacherDataError, match="field 'players' is 3"):
+        merge_teacher_files([greedy_file, tmp_path / "three.jsonl"], tmp_path / "x.jsonl")
+    with pytest.raises(TeacherDataError, match="one of the files to merge"):
+        merge_teacher_files([greedy_file], greedy_file)
+    arena = tmp_path / "games.jsonl"
+    arena.write_text("\n".join(greedy_file.read_text().splitlines()[1:]) + "\n")
+    with pytest.raises(TeacherDataError, match="no teacher header"):
+        merge_teacher_files([arena], tmp_path / "y.jsonl")
+    assert not (tmp_path / "x.jsonl").exists() and not (tmp_path / "y.jsonl").exists()
+    assert cli_main(["teacher-data", "--merge", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "z.jsonl")]) == 2
+    assert "does not exist" in capsys.readouterr().err
 
 
 # ---- the loader ------------------------------------------------------------------------------------

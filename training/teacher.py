@@ -192,6 +192,54 @@ def run_teacher(cfg: TeacherConfig) -> dict:
     return {"header": header, "records": records, "wall_seconds": wall, "file": path}
 
 
+MERGE_FIELDS = ("players", "solo", "cards", "tech_packs", "obs_version", "n_actions")
+"""Header fields every file merged by :func:`merge_teacher_files` must share."""
+
+
+def merge_teacher_files(paths: Iterable[str | Path], out: str | Path) -> dict:
+    """Join teacher files played in chunks (say, one ``electrify teacher-data`` run per seed, so
+    that a long labelling job keeps what it finished) into one file for ``bc_data``.
+
+    Every file must be a teacher file (with a header) of the same player count, scenarios, card
+    set, tech packs, observation version and action count (:data:`MERGE_FIELDS`); the records
+    keep their order (file by file) and are re-indexed 0, 1, ... so that ``games=`` and
+    ``electrify replay --game K`` address them.  The header names the agents and seeds it came
+    from (``agent`` is the common one, or ``"mixed"``; ``seed`` the first file's; ``merged``
+    lists each file's agent, seed and games).  Raises TeacherDataError naming the file and the
+    field that differs; returns ``{"header", "records", "file"}``.
+
+        electrify teacher-data --merge runs/exit/chunk1.jsonl,runs/exit/chunk2.jsonl --out runs/exit/all.jsonl
+    """
+    paths = [Path(p) for p in paths]
+    if len(paths) < 1:
+        raise TeacherDataError("merge: give at least one teacher file")
+    target = check_out_file(out)
+    if any(p.resolve() == target.resolve() for p in paths if p.exists()):
+        raise TeacherDataError(f"merge: --out {target} is one of the files to merge; write a new file")
+    first: dict = {}
+    records: list[dict] = []
+    merged: list[dict] = []
+    for path in paths:
+        header, recs = read_teacher_file(path)
+        if not header:
+            raise TeacherDataError(f"{path}: no teacher header (an arena games.jsonl?): merge reads "
+                                   f"files written by electrify teacher-data")
+        if not first:
+            first = header
+        for key in MERGE_FIELDS:
+            if header.get(key) != first.get(key):
+                raise TeacherDataError(f"{path}: field {key!r} is {header.get(key)!r}, {paths[0]} has "
+                                       f"{first.get(key)!r}: files of different games cannot be merged")
+        merged.append({"file": str(path), "agent": header.get("agent"), "seed": header.get("seed"),
+                       "games": len(recs)})
+        records.extend(recs)
+    records = [dict(r, index=i) for i, r in enumerate(records)]
+    agents = {m["agent"] for m in merged}
+    header = dict(first, agent=agents.pop() if len(agents) == 1 else "mixed", games=len(records),
+                  decisions=sum(len(r["actions"]) for r in records), merged=merged)
+    return {"header": header, "records": records, "file": write_teacher_file(target, header, records)}
+
+
 def format_summary(header: dict, records: list[dict]) -> str:
     """A few lines on the games: count, decisions, and each seat's win share (or the solo
     success rate)."""
