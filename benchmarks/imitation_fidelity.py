@@ -12,6 +12,15 @@ held-out decisions, then the held-out agreement per pending-decision type (``lay
 the most common (teacher, network) action-field pairs among the held-out misses.  Many misses are
 harmless orderings (which column to transmit first, which charged card to discharge first), so
 agreement understates how closely the network plays like its teacher.
+
+With ``--init POLICY`` the learner is that saved policy instead of a fresh network (its greedy
+prior, if it has one, computed for every decision as the file is loaded), and a "pass 0" line
+gives its agreement before any training: how far a trained policy can be pulled toward a
+stronger teacher's choices (expert iteration), for instance the search it guides:
+
+    electrify teacher-data --agent mcts:iters=36:top_k=3:horizon=2:guide=trained_2p --players 2 \
+        --games 60 --seed 1001 --jobs 2 --out guided2p.jsonl
+    python benchmarks/imitation_fidelity.py guided2p.jsonl --init policies/electrify-2p.pt --lr 1e-4 --epochs 3
 """
 from __future__ import annotations
 
@@ -32,19 +41,25 @@ def main(argv=None) -> None:
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
+    ap.add_argument("--init", default=None, metavar="POLICY",
+                    help="fine-tune this saved policy (.pt; its prior included) instead of a fresh network")
     args = ap.parse_args(argv)
 
     import torch
 
     from electrify_env.engine import layout as L
     from electrify_env.engine.observe import O_FRAME
-    from training.net import PolicyValueNet
+    from training.net import PolicyValueNet, load_policy
     from training.teacher import load_teacher_data
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    data = load_teacher_data(args.teacher_file, trim=True, progress=True)
+    net = None
+    if args.init is not None:
+        net, _ = load_policy(args.init)
+    data = load_teacher_data(args.teacher_file, trim=True, progress=True,
+                             prior_weights=None if net is None else net.prior_weights, prior_seed=args.seed)
     n_players = int(data.records[0]["n_players"])
     obs, masks, acts = data.observations, data.masks.astype(bool), data.actions.astype(np.int64)
     frame = obs[:, O_FRAME:O_FRAME + L.N_FRAME_TYPES].argmax(1)
@@ -55,38 +70,53 @@ def main(argv=None) -> None:
     print(f"{len(obs):,} decisions of {len(set(data.games.tolist()))} games ({n_players} players); "
           f"{len(train_idx):,} training and {len(test_idx):,} held-out decisions with a choice")
 
-    net = PolicyValueNet(max(n_players, 1), [int(h) for h in args.hidden.split(",")])
+    if net is None:
+        net = PolicyValueNet(max(n_players, 1), [int(h) for h in args.hidden.split(",")])
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     O, M, A = torch.from_numpy(obs), torch.from_numpy(masks), torch.from_numpy(acts)
+    P = None if data.priors is None else torch.from_numpy(data.priors)
+
+    def forward(b):
+        return net(O[b], M[b], None if P is None else P[b])[0]
 
     def predict(idx: np.ndarray) -> np.ndarray:
         with torch.inference_mode():
-            return np.concatenate([net(O[idx[i:i + 4096]], M[idx[i:i + 4096]])[0].argmax(1).numpy()
-                                   for i in range(0, len(idx), 4096)])
+            return np.concatenate([forward(idx[i:i + 4096]).argmax(1).numpy() for i in range(0, len(idx), 4096)])
 
-    for ep in range(args.epochs):
-        t = time.perf_counter()
-        order = rng.permutation(train_idx)
-        for i in range(0, len(order), args.minibatch):
-            b = order[i:i + args.minibatch]
-            logits, _ = net(O[b], M[b])
-            loss = torch.nn.functional.cross_entropy(logits, A[b])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+    def report(ep: int, t: float, loss: float | None) -> np.ndarray:
         sample = train_idx[:len(test_idx)]
         train_ok = (predict(sample) == acts[sample]).mean()
         pred = predict(test_idx)
-        ok = pred == acts[test_idx]
-        print(f"pass {ep + 1}: agreement train {train_ok:.3f}  held-out {ok.mean():.3f}  "
-              f"({time.perf_counter() - t:.0f} s)", flush=True)
+        print(f"pass {ep}: agreement train {train_ok:.3f}  held-out {(pred == acts[test_idx]).mean():.3f}  "
+              + ("" if loss is None else f"loss {loss:.3f}  ") + f"({time.perf_counter() - t:.0f} s)", flush=True)
+        return pred
+
+    if args.init is not None:
+        before = report(0, time.perf_counter(), None)
+        before_ok = before == acts[test_idx]
+    for ep in range(args.epochs):
+        t = time.perf_counter()
+        order = rng.permutation(train_idx)
+        total = 0.0
+        for i in range(0, len(order), args.minibatch):
+            b = order[i:i + args.minibatch]
+            loss = torch.nn.functional.cross_entropy(forward(b), A[b])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item() * len(b)
+        pred = report(ep + 1, t, total / max(len(order), 1))
+    if args.epochs == 0:
+        pred = predict(test_idx)
+    ok = pred == acts[test_idx]
 
     frame_names = {v: k for k, v in vars(L).items() if k.startswith("FT_") and isinstance(v, int)}
-    print("held-out agreement by decision type:")
+    print("held-out agreement by decision type" + (" (before training -> after)" if args.init else "") + ":")
     for f in range(L.N_FRAME_TYPES):
         sel = frame[test_idx] == f
         if sel.any():
-            print(f"  {frame_names.get(f, f):<16} {int(sel.sum()):>7,} decisions  agreement {ok[sel].mean():.3f}  "
+            was = f"{before_ok[sel].mean():.3f} -> " if args.init else ""
+            print(f"  {frame_names.get(f, f):<16} {int(sel.sum()):>7,} decisions  agreement {was}{ok[sel].mean():.3f}  "
                   f"legal actions {masks[test_idx][sel].sum(1).mean():.1f}")
     fields = [(name, off, n) for name, off, n, _ in L.layout_rows()["action ids"]]
 

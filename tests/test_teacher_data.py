@@ -302,6 +302,45 @@ def test_imitation_fidelity_benchmark_prints_its_figures(greedy_file):
     assert "most common held-out misses" in out
 
 
+def test_imitation_fidelity_benchmark_fine_tunes_a_shipped_policy(greedy_file):
+    """With ``--init`` the benchmark starts from a saved policy (its greedy prior computed as the
+    file loads) and prints its agreement before training (pass 0) and per type before -> after."""
+    import re
+    import subprocess
+
+    res = subprocess.run([sys.executable, "benchmarks/imitation_fidelity.py", str(greedy_file), "--epochs", "1",
+                          "--init", "policies/electrify-2p.pt", "--lr", "1e-5"],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = res.stdout
+    before = float(re.search(r"pass 0: agreement train ([0-9.]+)", out).group(1))
+    assert 0.5 < before < 1.0          # the shipped policy (network + greedy prior) mostly plays as greedy
+    assert "pass 1: agreement train" in out and "loss" in out
+    assert re.search(r"FT_ICON .* agreement [0-9.]+ -> [0-9.]+", out)
+
+
+def test_search_labels_benchmark_prints_its_agreements(tmp_path):
+    """``benchmarks/search_labels.py`` re-searches sampled decisions of an mcts teacher file with
+    other seeds and a bigger budget and prints each agreement; it refuses a non-search agent."""
+    import re
+    import subprocess
+
+    path = tmp_path / "mcts.jsonl"
+    _teacher(path, agent="mcts:iters=4:top_k=2:horizon=1", games=1, seed=3)
+    res = subprocess.run([sys.executable, "benchmarks/search_labels.py", str(path), "--states", "5",
+                          "--big-iters", "8"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = res.stdout
+    assert "5 searched decisions sampled" in out and "bigger search mcts:iters=8:top_k=2:horizon=1" in out
+    for line in ("recorded choice == guide's choice", "search == search, other seeds",
+                 "bigger search == bigger search", "search == bigger search"):
+        figures = re.search(re.escape(line) + r"[^:]*:\s+([0-9. ]+)$", out, re.M).group(1).split()
+        assert figures and all(0.0 <= float(x) <= 1.0 for x in figures)
+    bad = subprocess.run([sys.executable, "benchmarks/search_labels.py", str(path), "--agent", "greedy"],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode != 0 and "must be an mcts spec" in bad.stderr
+
+
 @pytest.mark.parametrize("players", [1, 2])
 def test_greedy_determinism_benchmark_prints_its_figures(players):
     """``benchmarks/greedy_determinism.py`` (greedy's agreement with itself over two
