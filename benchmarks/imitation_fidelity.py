@@ -21,6 +21,10 @@ stronger teacher's choices (expert iteration), for instance the search it guides
     electrify teacher-data --agent mcts:iters=36:top_k=3:horizon=2:guide=trained_2p --players 2 \
         --games 60 --seed 1001 --jobs 2 --out guided2p.jsonl
     python benchmarks/imitation_fidelity.py guided2p.jsonl --init policies/electrify-2p.pt --lr 1e-4 --epochs 3
+
+``--prior-scales 1,2,3`` first prints the held-out agreement of that policy with its greedy prior
+weighted otherwise (the network's logits unchanged), in all and on the decision types the search
+agent searches.
 """
 from __future__ import annotations
 
@@ -43,6 +47,9 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
     ap.add_argument("--init", default=None, metavar="POLICY",
                     help="fine-tune this saved policy (.pt; its prior included) instead of a fresh network")
+    ap.add_argument("--prior-scales", default=None, metavar="LIST",
+                    help="with --init and a policy with a prior: before training, the held-out agreement "
+                         "with the prior weighted by each of these (comma-separated) instead of the file's")
     args = ap.parse_args(argv)
 
     import torch
@@ -91,6 +98,22 @@ def main(argv=None) -> None:
               + ("" if loss is None else f"loss {loss:.3f}  ") + f"({time.perf_counter() - t:.0f} s)", flush=True)
         return pred
 
+    if args.prior_scales:
+        if P is None:
+            raise SystemExit("--prior-scales needs --init with a policy that adds a prior")
+        from agents.mcts import KEY_FRAMES
+
+        with torch.inference_mode():    # the network's own logits (prior 0), then each weight added
+            base = torch.cat([net(O[test_idx[i:i + 4096]], M[test_idx[i:i + 4096]],
+                                  torch.zeros_like(P[test_idx[i:i + 4096]]))[0]
+                              for i in range(0, len(test_idx), 4096)])
+        key = np.isin(frame[test_idx], list(KEY_FRAMES))
+        for scale in [float(x) for x in args.prior_scales.split(",")]:
+            hit = (base + scale * P[test_idx]).argmax(1).numpy() == acts[test_idx]
+            print(f"prior weight {scale:g}: held-out agreement {hit.mean():.3f}  on the searched decision "
+                  f"types (agents.mcts.KEY_FRAMES, {int(key.sum()):,}) {hit[key].mean():.3f}")
+        hit = P[test_idx].masked_fill(~M[test_idx], -1.0).argmax(1).numpy() == acts[test_idx]
+        print(f"the prior alone: held-out agreement {hit.mean():.3f}  on the searched decision types {hit[key].mean():.3f}")
     if args.init is not None:
         before = report(0, time.perf_counter(), None)
         before_ok = before == acts[test_idx]

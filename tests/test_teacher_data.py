@@ -309,7 +309,7 @@ def test_imitation_fidelity_benchmark_fine_tunes_a_shipped_policy(greedy_file):
     import subprocess
 
     res = subprocess.run([sys.executable, "benchmarks/imitation_fidelity.py", str(greedy_file), "--epochs", "1",
-                          "--init", "policies/electrify-2p.pt", "--lr", "1e-5"],
+                          "--init", "policies/electrify-2p.pt", "--lr", "1e-5", "--prior-scales", "0,2"],
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
     out = res.stdout
@@ -317,6 +317,11 @@ def test_imitation_fidelity_benchmark_fine_tunes_a_shipped_policy(greedy_file):
     assert 0.5 < before < 1.0          # the shipped policy (network + greedy prior) mostly plays as greedy
     assert "pass 1: agreement train" in out and "loss" in out
     assert re.search(r"FT_ICON .* agreement [0-9.]+ -> [0-9.]+", out)
+    # the file's own weight (2) reproduces pass 0's held-out agreement; weight 0 is the network alone
+    at = {w: float(x) for w, x in re.findall(r"prior weight (\d+): held-out agreement ([0-9.]+)", out)}
+    assert set(at) == {"0", "2"}
+    assert at["2"] == float(re.search(r"pass 0: agreement train [0-9.]+  held-out ([0-9.]+)", out).group(1))
+    assert "the prior alone: held-out agreement" in out
 
 
 def test_search_labels_benchmark_prints_its_agreements(tmp_path):
