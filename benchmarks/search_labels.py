@@ -35,7 +35,7 @@ def main(argv=None) -> None:
 
     from agents import make_agent
     from agents.base import seat_view
-    from agents.mcts import KEY_FRAMES, pending_frame
+    from agents.mcts import KEY_FRAMES, make_guide, pending_frame
     from agents.registry import parse_spec
     from agents.replay import new_game
     from training.teacher import read_teacher_file
@@ -46,6 +46,8 @@ def main(argv=None) -> None:
     if parsed.name != "mcts":
         raise SystemExit(f"--agent must be an mcts spec (the file's agent is {header.get('agent')!r})")
     params = dict(parsed.params)
+    if params.get("ms"):
+        raise SystemExit("--agent must budget its search by iters=, not ms= (the bigger search scales iters)")
     guide_spec = params.get("guide") or "greedy"
     big_spec = "mcts:" + ":".join(f"{k}={v}" for k, v in {**params, "iters": args.big_iters}.items() if v != "")
 
@@ -65,7 +67,8 @@ def main(argv=None) -> None:
     print(f"{len(views)} searched decisions sampled from {args.teacher_file}; search {spec}, "
           f"bigger search {big_spec}, guide {guide_spec}", flush=True)
 
-    small, big, guide = make_agent(spec), make_agent(big_spec), make_agent(guide_spec)
+    guide = make_guide(params["guide"]) if params.get("guide") else make_agent("greedy")
+    small, big = make_agent(spec), make_agent(big_spec)
     got = {k: [] for k in ("guide", "s1", "s2", "s3", "b1", "b2")}
     t0 = time.perf_counter()
     for i, view in enumerate(views):
