@@ -83,12 +83,16 @@ def main(argv=None) -> None:
     O, M, A = torch.from_numpy(obs), torch.from_numpy(masks), torch.from_numpy(acts)
     P = None if data.priors is None else torch.from_numpy(data.priors)
 
-    def forward(b):
-        return net(O[b], M[b], None if P is None else P[b])[0]
+    def forward(b, prior_weight: float = 1.0):
+        """The logits of decisions ``b``; the prior (if any) counted ``prior_weight`` times."""
+        return net(O[b], M[b], None if P is None else prior_weight * P[b])[0]
+
+    def logits(idx: np.ndarray, prior_weight: float = 1.0) -> torch.Tensor:
+        with torch.inference_mode():
+            return torch.cat([forward(idx[i:i + 4096], prior_weight) for i in range(0, len(idx), 4096)])
 
     def predict(idx: np.ndarray) -> np.ndarray:
-        with torch.inference_mode():
-            return np.concatenate([forward(idx[i:i + 4096]).argmax(1).numpy() for i in range(0, len(idx), 4096)])
+        return logits(idx).argmax(1).numpy()
 
     def report(ep: int, t: float, loss: float | None) -> np.ndarray:
         sample = train_idx[:len(test_idx)]
@@ -103,10 +107,7 @@ def main(argv=None) -> None:
             raise SystemExit("--prior-scales needs --init with a policy that adds a prior")
         from agents.mcts import KEY_FRAMES
 
-        with torch.inference_mode():    # the network's own logits (prior 0), then each weight added
-            base = torch.cat([net(O[test_idx[i:i + 4096]], M[test_idx[i:i + 4096]],
-                                  torch.zeros_like(P[test_idx[i:i + 4096]]))[0]
-                              for i in range(0, len(test_idx), 4096)])
+        base = logits(test_idx, prior_weight=0.0)   # the network's own logits, then each weight added
         key = np.isin(frame[test_idx], list(KEY_FRAMES))
         for scale in [float(x) for x in args.prior_scales.split(",")]:
             hit = (base + scale * P[test_idx]).argmax(1).numpy() == acts[test_idx]

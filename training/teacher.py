@@ -211,7 +211,7 @@ def merge_teacher_files(paths: Iterable[str | Path], out: str | Path) -> dict:
         electrify teacher-data --merge runs/exit/chunk1.jsonl,runs/exit/chunk2.jsonl --out runs/exit/all.jsonl
     """
     paths = [Path(p) for p in paths]
-    if len(paths) < 1:
+    if not paths:
         raise TeacherDataError("merge: give at least one teacher file")
     target = check_out_file(out)
     if any(p.resolve() == target.resolve() for p in paths if p.exists()):
