@@ -304,12 +304,14 @@ def build_parser() -> argparse.ArgumentParser:
     bal.set_defaults(func=_cmd_balance)
     td = sub.add_parser("teacher-data", help="games of a search agent as imitation data (replays; "
                                              "training/teacher.py)")
-    td.add_argument("--agent", default="mcts:iters=36:top_k=3:horizon=2",
-                    help="one agent spec; every seat plays a copy (default mcts:iters=36:top_k=3:horizon=2)")
-    td.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
-    td.add_argument("--games", type=int, default=100, help="games to play (per scenario with --solo)")
-    td.add_argument("--seed", type=int, default=0)
-    td.add_argument("--jobs", type=int, default=1, help="worker processes")
+    play = TEACHER_PLAY_DEFAULTS
+    td.add_argument("--agent", default=play["--agent"],
+                    help=f"one agent spec; every seat plays a copy (default {play['--agent']})")
+    td.add_argument("--players", type=int, default=play["--players"], help="2, 3 or 4 (default 2)")
+    td.add_argument("--games", type=int, default=play["--games"],
+                    help="games to play (per scenario with --solo)")
+    td.add_argument("--seed", type=int, default=play["--seed"])
+    td.add_argument("--jobs", type=int, default=play["--jobs"], help="worker processes")
     td.add_argument("--solo", default=None,
                     help="solo scenarios, comma-separated: ids, scenario files (.yaml) or 'all'")
     td.add_argument("--cards", default=None, help="card-set YAML (default: configs/cards/base.yaml)")
@@ -367,6 +369,13 @@ def _int_list(text: str) -> tuple[int, ...]:
     return values
 
 
+TEACHER_PLAY_DEFAULTS = {"--agent": "mcts:iters=36:top_k=3:horizon=2", "--players": 2, "--games": 100,
+                         "--seed": 0, "--jobs": 1, "--solo": None, "--cards": None, "--tech": None,
+                         "--backend": "local", "--address": None}
+"""``electrify teacher-data``'s options that choose the games to play, with their defaults
+(``--merge`` plays nothing, so it refuses any of them set to another value)."""
+
+
 def _check_arguments(args: argparse.Namespace) -> None:
     """Range checks of the parsed numbers, with the shared checks of
     :mod:`electrify_env.validation` (the same ranges as ``Game`` and the envs).  Raises
@@ -408,6 +417,12 @@ def _check_arguments(args: argparse.Namespace) -> None:
         if args.address is not None and args.backend != "ray":
             raise _ArgumentProblem("--address", "only --backend ray joins a cluster; add --backend ray")
         check("--backend", check_backend, args.backend)
+        if cmd == "teacher-data" and args.merge is not None:
+            given = [opt for opt, default in TEACHER_PLAY_DEFAULTS.items()
+                     if getattr(args, opt.lstrip("-")) != default]
+            if given:
+                raise _ArgumentProblem("--merge", "joins files and plays nothing; drop "
+                                       + ", ".join(given) + " (they choose the games to play)")
         if args.address is not None:
             check("--address", check_backend, args.backend, args.address)
 

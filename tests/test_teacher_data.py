@@ -95,6 +95,16 @@ def test_merge_joins_chunks_in_order_and_reindexes_them(greedy_file, tmp_path, c
     assert set(data.games.tolist()) == {0, 1, 2, 3, 4}
 
 
+def test_merge_refuses_play_options_it_would_ignore(greedy_file, tmp_path, capsys):
+    out = tmp_path / "m.jsonl"
+    assert cli_main(["teacher-data", "--merge", str(greedy_file), "--games", "50", "--seed", "3",
+                     "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "error: argument --merge: joins files and plays nothing; drop --games, --seed" in err
+    assert not out.exists()
+    assert cli_main(["teacher-data", "--merge", str(greedy_file), "--quiet", "--out", str(out)]) == 0
+
+
 def test_merge_refuses_files_of_other_games_and_its_own_output(greedy_file, tmp_path, capsys):
     _teacher(tmp_path / "three.jsonl", players=3, games=1)
     with pytest.raises(TeacherDataError, match="field 'players' is 3"):

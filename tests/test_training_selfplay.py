@@ -54,7 +54,9 @@ BAD_FIELDS = [
     ("output_dir", "  "), ("tech_packs", ["nosuchpack"]), ("tech_packs", ["grid", "grid"]),
     ("total_steps", "many"), ("resume", "yes"), ("hidden", "256"), ("scenario", "first_light"),
     ("init_policy", "no/such/policy.pt"), ("ema_decay", 1.0), ("ema_decay", -0.1),
-    ("ema_decay", float("nan")),
+    ("ema_decay", float("nan")), ("p_agent", -0.1), ("p_agent", float("nan")),
+    ("league_agents", ["nosuchagent"]), ("league_agents", ["mcts:iters=0"]),
+    ("league_agents", ["greedy", "greedy"]),
 ]
 FIELDS = {f.name for f in dataclasses.fields(TrainConfig)}
 
@@ -72,6 +74,12 @@ def test_train_config_refuses_cross_field_mistakes():
     with pytest.raises(ConfigError, match=r"^p_greedy: .*must not all be 0"):
         TrainConfig(p_self=0.0, p_greedy=0.0, p_snapshot=0.0, p_random=0.0)
     TrainConfig(n_players=1, p_self=0.0, p_greedy=0.0, p_snapshot=0.0, p_random=0.0)  # solo: no league
+    with pytest.raises(ConfigError, match=r"^league_agents: must name at least one agent when p_agent > 0"):
+        TrainConfig(p_agent=0.1)
+    with pytest.raises(ConfigError, match=r"^league_agents: applies to n_players 2-4 only"):
+        TrainConfig(n_players=1, league_agents=["greedy"])
+    assert TrainConfig(p_self=0.0, p_greedy=0.0, p_snapshot=0.0, p_agent=1.0,
+                       league_agents=["mcts:iters=8"]).league_agents == ["mcts:iters=8"]
     with pytest.raises(ConfigError, match=r"^scenario: "):
         TrainConfig(n_players=1, scenario="no_such_scenario")
     assert TrainConfig(n_players=1, scenario="first_light").scenario == "first_light"
@@ -671,3 +679,39 @@ def test_warm_start_transfer_benchmark_prints_the_untrained_figures(tmp_path):
     lines = res.stdout.splitlines()
     assert lines[0].startswith("greedy in the learner's seat: win_rate ") and "(4 games, 4 players)" in lines[0]
     assert lines[1].startswith(f"{path} (trained for 2 players): win_rate ")
+
+
+def test_league_agents_play_the_seats_drawn_for_them_from_their_own_view(tmp_path):
+    """``p_agent``: a registered agent plays the other seat from the view the arena would give
+    it (its own seat, its scrubbed information set, the pending mask), legally; the learner's
+    win rate against it is recorded under ``agent:<spec>``."""
+    from electrify_env.engine import layout as L
+    from electrify_env.engine.infoset import scrub
+    from training.selfplay import CTRL_AGENT, CTRL_LEARNER
+
+    cfg = tiny(tmp_path, p_self=0.0, p_greedy=0.0, p_snapshot=0.0, p_agent=1.0,
+               league_agents=["greedy", "mcts:iters=4:top_k=2:horizon=1"], bc_steps=0, num_envs=8)
+    tr = Trainer(cfg, log=lambda *_: None)
+    assert [a.spec for a in tr.agents] == cfg.league_agents
+    tr.start_games()
+    learners = (tr.ctrl[:, :2] == CTRL_LEARNER).sum(axis=1)
+    assert (learners == 1).all() and set(np.unique(tr.ctrl[:, :2])) == {CTRL_LEARNER, CTRL_AGENT, CTRL_AGENT + 1}
+    seen = []
+    for agent in tr.agents:
+        act = agent.act
+
+        def spy(view, act=act):
+            S = tr.games.States[np.flatnonzero(tr.games.movers == view.seat)]
+            info = np.empty(L.S_SIZE, dtype=np.int64)
+            match = False
+            for row in S:   # the view is one of the rows whose mover is view.seat
+                scrub(row, tr.games.T, np.int64(view.seat), info)
+                match |= np.array_equal(info, view.infoset)
+            seen.append((match, (view.infoset == -2).any()))
+            return act(view)
+        agent.act = spy
+    while len(tr.league.win_rate) < 2:
+        tr.collect()
+        tr.update()
+    assert set(tr.league.win_rate) == {"agent:greedy", "agent:mcts:iters=4:top_k=2:horizon=1"}
+    assert seen and all(m for m, _ in seen) and any(h for _, h in seen)   # hidden cards stay hidden

@@ -307,6 +307,23 @@ def _check_tech_packs(packs: list[str]) -> None:
         raise ConfigError(f"tech_packs: {exc}") from None
 
 
+def _check_league_agents(specs: list[str]) -> None:
+    """Parse every ``league_agents`` spec (the agents are built by the trainer)."""
+    if not specs:
+        return
+    from agents.base import AgentError
+    from agents.registry import parse_spec
+    seen: set[str] = set()
+    for spec in specs:
+        try:
+            parsed = parse_spec(spec)
+        except AgentError as exc:
+            raise ConfigError(f"league_agents: {exc}") from None
+        if parsed.text in seen:
+            raise ConfigError(f"league_agents: {parsed.text!r} is listed twice")
+        seen.add(parsed.text)
+
+
 # ----------------------------------------------------------------------------------------------
 # Loading
 # ----------------------------------------------------------------------------------------------
@@ -486,6 +503,16 @@ class TrainConfig:
     prioritised fictitious self-play (>= 0; the learner itself until the first snapshot)."""
     p_random: float = 0.0
     """League: chance that another seat plays uniform random legal actions (>= 0)."""
+    p_agent: float = 0.0
+    """League: chance that another seat is played by one of ``league_agents``, drawn alike (>= 0;
+    > 0 needs league_agents).  Such a seat costs what the agent costs per move: an
+    ``mcts:iters=36:top_k=3:horizon=2`` seat about 15-20 ms, against well under 1 ms for the
+    others, so small chances (0.05-0.2) keep the run's throughput."""
+    league_agents: list[str] = field(default_factory=list)
+    """Registered agents (specs as in ``electrify arena``, e.g. ``mcts:iters=36:top_k=3:horizon=2``
+    or ``trained_2p``) that play the seats drawn by ``p_agent``; each is built once, seeded from
+    ``seed``, and sees what it sees in the arena (its seat's observation and scrubbed information
+    set).  The learner's recent win rate against each is logged as ``agent:<spec>``."""
     snapshot_every: int = 250_000
     """Learner decisions between two snapshots added to the league (> 0)."""
     max_snapshots: int = 8
@@ -595,8 +622,15 @@ class TrainConfig:
         for name in ("ent_coef", "vf_coef", "points_scale", "win_bonus", "p_self", "p_greedy",
                      "p_snapshot", "p_random", "pfsp_power", "kick_coef"):
             need(getattr(self, name) >= 0, name, "must be >= 0")
-        need(self.n_players == 1 or self.p_self + self.p_greedy + self.p_snapshot + self.p_random > 0,
-             "p_greedy", "the league chances p_self, p_greedy, p_snapshot, p_random must not all be 0")
+        need(math.isfinite(self.p_agent) and self.p_agent >= 0, "p_agent", "must be a finite number >= 0")
+        need(self.n_players == 1 or self.p_self + self.p_greedy + self.p_snapshot + self.p_random
+             + self.p_agent > 0, "p_greedy",
+             "the league chances p_self, p_greedy, p_snapshot, p_random, p_agent must not all be 0")
+        need(self.p_agent == 0 or self.league_agents, "league_agents",
+             "must name at least one agent when p_agent > 0")
+        need(self.n_players > 1 or not self.league_agents, "league_agents",
+             "applies to n_players 2-4 only (solo games have no other seats)")
+        _check_league_agents(self.league_agents)
         need(self.n_players == 1 or self.scenario is None, "scenario", "applies to n_players: 1 only")
         need(self.scenario_sampling in SCENARIO_SAMPLINGS, "scenario_sampling",
              "must be one of " + ", ".join(SCENARIO_SAMPLINGS))

@@ -9,7 +9,9 @@ decision of whoever is to move in each.  ``electrify train CONFIG`` or
    independently: the learner itself (``p_self``), the greedy bot (``p_greedy``, batched in
    numba), a past snapshot of the learner (``p_snapshot``; snapshot k is drawn with weight
    ``(1 - w_k + 0.05) ** pfsp_power``, where ``w_k`` is the learner's recent win rate against it:
-   prioritised fictitious self-play, AlphaStar's PFSP) or random play (``p_random``).  A snapshot
+   prioritised fictitious self-play, AlphaStar's PFSP), random play (``p_random``) or one of the
+   registered agents of ``league_agents`` (``p_agent``, drawn alike; e.g. mcts), which plays from
+   its seat's observation and scrubbed information set as in the arena.  A snapshot
    joins every ``snapshot_every`` learner decisions; the oldest leaves beyond ``max_snapshots``.
    Solo (``n_players: 1``): the learner plays every game, scenarios drawn per game: alike, or
    (``scenario_sampling: hard``) scenario s with weight ``(1 - r_s + 0.05) ** pfsp_power``, r_s
@@ -55,6 +57,7 @@ from numba import njit
 from electrify_env.engine import layout as L
 from electrify_env.engine import league as LG
 from electrify_env.engine.batch import sample_legal
+from electrify_env.engine.infoset import scrub
 from electrify_env.engine.observe import OBS_SIZE
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options, scenario_list, scenario_table, table_for
@@ -67,6 +70,7 @@ CTRL_LEARNER = 0
 CTRL_GREEDY = 1
 CTRL_RANDOM = 2
 CTRL_SNAPSHOT = 3       # snapshot k is controller CTRL_SNAPSHOT + k
+CTRL_AGENT = 1 << 20    # league agent j (cfg.league_agents[j]) is controller CTRL_AGENT + j
 GREEDY_SPEC = "greedy"  # the teacher and the evaluation opponent (configs/agents/greedy.yaml)
 
 
@@ -130,6 +134,26 @@ def greedy_act(games: Games, rows: np.ndarray, W: np.ndarray, rng: np.random.Gen
     if len(rows):
         LG.greedy_actions(games.States, games.T, W, rows.astype(np.int64),
                           rng.integers(0, 1 << 62, len(rows), dtype=np.int64), out)
+    return out
+
+
+def agent_act(games: Games, rows: np.ndarray, agent, card_set_hash: str) -> np.ndarray:
+    """A registered agent's actions for the movers of ``rows``, one :class:`agents.base.SeatView`
+    each (the mover's observation and scrubbed information set, as the arena builds it)."""
+    from agents.base import SeatView, check_legal
+    out = np.empty(len(rows), dtype=np.int64)
+    for j, r in enumerate(rows):
+        S = games.States[r]
+        q = int(games.movers[r])
+        info = None
+        if agent.needs_infoset:
+            info = np.empty(L.S_SIZE, dtype=np.int64)
+            scrub(S, games.T, np.int64(q), info)
+        view = SeatView(seat=q, n_players=games.n_players, mask=games.masks[r].copy(),
+                        observation=games.obs[r].copy() if agent.needs_observation else None,
+                        infoset=info, table=games.T, card_set_hash=card_set_hash,
+                        decision=int(S[L.S_DECISIONS]))
+        out[j] = check_legal(view, agent.act(view), getattr(agent, "spec", agent.name))
     return out
 
 
@@ -279,6 +303,7 @@ class Trainer:
         self.scenarios = scenario_list(cfg.scenario) if self.n == 1 else None
         self.device = torch.device(cfg.device)
         self.W = greedy_weights()
+        self.agents = self.league_agents()
         self.net = self.new_net().to(self.device)
         self.acting = self.net if self.device.type == "cpu" else copy.deepcopy(self.net).cpu()
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
@@ -315,6 +340,21 @@ class Trainer:
                               prior_scale=self.cfg.prior_scale,
                               prior_weights=self.W if self.cfg.policy_prior != "none" else None)
 
+    def league_agents(self) -> list:
+        """Build ``cfg.league_agents``, each seeded from the run's seed (ConfigError for a spec
+        that cannot be built, such as a missing policy file)."""
+        from agents.base import AgentError
+        from agents.registry import make_agent
+        out = []
+        for j, spec in enumerate(self.cfg.league_agents):
+            try:
+                agent = make_agent(spec)
+            except AgentError as exc:
+                raise ConfigError(f"league_agents: {exc}") from None
+            agent.reset(int(self.cfg.seed) * 1009 + j)
+            out.append(agent)
+        return out
+
     # ---- the games and their seats -----------------------------------------------------------
     def start_games(self) -> None:
         """(Re)start the training games from seeds drawn from the run's generator."""
@@ -337,14 +377,16 @@ class Trainer:
         if self.n == 1 or teacher_all:
             return
         cfg = self.cfg
-        probs = np.array([cfg.p_self, cfg.p_greedy, cfg.p_snapshot, cfg.p_random])
+        probs = np.array([cfg.p_self, cfg.p_greedy, cfg.p_snapshot, cfg.p_random, cfg.p_agent])
         probs = probs / probs.sum()
         me = int(self.rng.integers(self.n))
         for q in range(self.n):
             if q == me:
                 continue
-            kind = int(self.rng.choice(4, p=probs))
-            if kind == 1:
+            kind = int(self.rng.choice(5, p=probs))
+            if kind == 4:
+                c[q] = CTRL_AGENT + int(self.rng.integers(len(self.agents)))
+            elif kind == 1:
                 c[q] = CTRL_GREEDY
             elif kind == 2 and self.league.snapshots:
                 c[q] = CTRL_SNAPSHOT + self.league.pick_snapshot(self.rng, cfg.pfsp_power)
@@ -444,6 +486,8 @@ class Trainer:
                     actions[rows] = greedy_act(g, rows, self.W, self.rng)
                 elif kind == CTRL_RANDOM:
                     actions[rows] = random_act(g, rows, self.rng)
+                elif kind >= CTRL_AGENT:
+                    actions[rows] = agent_act(g, rows, self.agents[int(kind) - CTRL_AGENT], self.cards.hash)
                 else:
                     snap = self.league.snapshots[int(kind) - CTRL_SNAPSHOT]
                     actions[rows] = snap.act(g.obs[rows], g.masks[rows], deterministic=False,
@@ -481,6 +525,7 @@ class Trainer:
                 if c == CTRL_LEARNER:
                     continue
                 name = ("greedy" if c == CTRL_GREEDY else "random" if c == CTRL_RANDOM
+                        else f"agent:{cfg.league_agents[c - CTRL_AGENT]}" if c >= CTRL_AGENT
                         else f"snapshot{c - CTRL_SNAPSHOT}")
                 self.league.record(name, float(won[me]) / max(int(won[:n].sum()), 1))
         self.assign(i, teacher_all=teacher)
@@ -944,8 +989,10 @@ def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
         if bar is not None:
             bar.update(added)
             wr = tr.league.win_rate.get("greedy")
+            wa = tr.league.win_rate.get(f"agent:{cfg.league_agents[0]}") if cfg.league_agents else None
             bar.set_postfix(phase="rl", ent=f"{stats['entropy']:.2f}",
-                            **({"wr_greedy": f"{wr:.2f}"} if wr is not None else {}))
+                            **({"wr_greedy": f"{wr:.2f}"} if wr is not None else {}),
+                            **({"wr_agent0": f"{wa:.2f}"} if wa is not None else {}))
         if tr.n > 1 and tr.steps >= next_snap:
             next_snap += cfg.snapshot_every
             tr.league.add(tr.net, tr.steps, cfg.max_snapshots)
