@@ -255,3 +255,34 @@ def test_prior_scale_benchmark_prints_each_scale(tmp_path):
     assert all(r.returncode == 0 for r in outs), outs[0].stderr
     first = [r.stdout.splitlines()[1].split(" (")[0] for r in outs]
     assert first[0] == first[1]
+
+
+def test_prior_scale_benchmark_plays_one_solo_scenario_as_a_training_run_evaluates(tmp_path):
+    """``--scenario``: a solo policy on that scenario only, the trainer's evaluation of a run with
+    ``scenario: ID`` (the same success rate); refused for a seat policy."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from electrify_env.envs import SOLO_ENV_ID
+    from electrify_env.envs._common import scenario_list
+    from training.selfplay import evaluate_policy
+    repo = Path(__file__).resolve().parents[1]
+    torch.manual_seed(3)
+    net = PolicyValueNet(1, [16], prior="greedy", prior_scale=2.0)
+    path = save_policy(net, tmp_path / "solo.pt", CARDS.hash, SOLO_ENV_ID)
+    res = subprocess.run([sys.executable, "benchmarks/prior_scale.py", str(path), "--scales", "2",
+                          "--games", "6", "--seed", "1000000", "--scenario", "long_haul"],
+                         cwd=repo, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0] == f"{path} (1 player), 6 games from seed 1000000, scenario long_haul"
+    loaded, _ = load_policy(path)
+    want = evaluate_policy(loaded.eval(), 1, 6, 1_000_000, CARDS, 0, scenario_list("long_haul"), True,
+                           greedy_weights())
+    assert lines[1].startswith(f"  prior scale 2: success_rate {want['success_rate']:.3f}, "
+                               f"mean points {want['mean_points']:.2f} ")
+    seat = save_policy(PolicyValueNet(2, [16]), tmp_path / "p.pt", CARDS.hash, SEAT_ENV_ID)
+    bad = subprocess.run([sys.executable, "benchmarks/prior_scale.py", str(seat), "--scenario", "long_haul"],
+                         cwd=repo, capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and "--scenario is for solo policies" in bad.stderr
