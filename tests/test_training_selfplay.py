@@ -715,3 +715,13 @@ def test_league_agents_play_the_seats_drawn_for_them_from_their_own_view(tmp_pat
         tr.update()
     assert set(tr.league.win_rate) == {"agent:greedy", "agent:mcts:iters=4:top_k=2:horizon=1"}
     assert seen and all(m for m, _ in seen) and any(h for _, h in seen)   # hidden cards stay hidden
+
+
+def test_a_league_agent_that_cannot_play_the_runs_games_is_refused_before_training(tmp_path):
+    with pytest.raises(ConfigError, match=r"^league_agents: trained_4p: .*4"):
+        Trainer(tiny(tmp_path, p_agent=0.5, league_agents=["trained_4p"]), log=lambda *_: None)
+    with pytest.raises(ConfigError, match=r"^league_agents: net:path=.*nope.pt"):
+        Trainer(tiny(tmp_path, p_agent=0.5, league_agents=[f"net:path={tmp_path / 'nope.pt'}"]),
+                log=lambda *_: None)
+    tr = Trainer(tiny(tmp_path, p_agent=0.5, league_agents=["trained_2p"]), log=lambda *_: None)
+    assert [a.spec for a in tr.agents] == ["trained_2p"]

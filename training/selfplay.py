@@ -341,16 +341,21 @@ class Trainer:
                               prior_weights=self.W if self.cfg.policy_prior != "none" else None)
 
     def league_agents(self) -> list:
-        """Build ``cfg.league_agents``, each seeded from the run's seed (ConfigError for a spec
-        that cannot be built, such as a missing policy file)."""
-        from agents.base import AgentError
+        """Build ``cfg.league_agents``, each seeded from the run's seed.  Each plays the first
+        decision of a game of this run's kind first, so that an agent that cannot play these
+        games (a policy of another player count or card set, a missing file) is a ConfigError
+        before any training."""
         from agents.registry import make_agent
         out = []
+        probe = (Games(1, self.n, self.cards, self.options, None, np.zeros(1, dtype=np.int64))
+                 if self.cfg.league_agents else None)
         for j, spec in enumerate(self.cfg.league_agents):
             try:
                 agent = make_agent(spec)
-            except AgentError as exc:
-                raise ConfigError(f"league_agents: {exc}") from None
+                agent.reset(0)
+                agent_act(probe, np.zeros(1, dtype=np.int64), agent, self.cards.hash)
+            except ValueError as exc:   # AgentError, PolicyMismatchError
+                raise ConfigError(f"league_agents: {spec}: {exc}") from None
             agent.reset(int(self.cfg.seed) * 1009 + j)
             out.append(agent)
         return out
