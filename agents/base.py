@@ -83,14 +83,26 @@ def seat_view(game: "Game", seat: int | None = None, observation: bool = True,
     seat = cur if seat is None else int(seat)
     if seat != cur:
         raise AgentError(f"seat {seat} is not on turn (player {cur} decides now)")
+    return state_view(game.state, game.cards.table, seat, game.n_players, game.legal_mask(),
+                      game.cards.hash, game.observe(seat) if observation else None, infoset,
+                      decision=len(game.history))
+
+
+def state_view(S: np.ndarray, T: np.ndarray, seat: int, n_players: int, mask: np.ndarray,
+               card_set_hash: str, observation: np.ndarray | None = None, infoset: bool = True,
+               decision: int | None = None) -> SeatView:
+    """The :class:`SeatView` of ``seat``, the player on turn in the engine state ``S`` (card
+    table ``T``), from its pending-decision ``mask`` and (if built) ``observation``: the
+    information set scrubbed for ``seat`` when ``infoset``; the mask and observation copied, so an
+    agent may keep every array.  ``decision`` defaults to the state's decision counter."""
     info = None
     if infoset:
         info = np.empty(L.S_SIZE, dtype=np.int64)
-        scrub(game.state, game.cards.table, np.int64(seat), info)
-    return SeatView(seat=seat, n_players=game.n_players, mask=game.legal_mask().copy(),
-                    observation=game.observe(seat) if observation else None, infoset=info,
-                    table=game.cards.table, card_set_hash=game.cards.hash,
-                    decision=len(game.history))
+        scrub(S, T, np.int64(seat), info)
+    return SeatView(seat=int(seat), n_players=n_players, mask=np.array(mask, copy=True),
+                    observation=None if observation is None else np.array(observation, copy=True),
+                    infoset=info, table=T, card_set_hash=card_set_hash,
+                    decision=int(S[L.S_DECISIONS]) if decision is None else decision)
 
 
 class Agent(ABC):

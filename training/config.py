@@ -611,7 +611,7 @@ class TrainConfig:
         need(self.bc_minibatch >= 2, "bc_minibatch", "must be at least 2")
         for name in ("learning_rate", "bc_learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef",
                      "max_grad_norm", "points_scale", "win_bonus", "p_self", "p_greedy", "p_snapshot",
-                     "p_random", "pfsp_power", "kick_coef"):
+                     "p_random", "p_agent", "pfsp_power", "kick_coef"):
             need(math.isfinite(getattr(self, name)), name, "must be a finite number")
         need(self.learning_rate > 0, "learning_rate", "must be > 0")
         need(self.bc_learning_rate > 0, "bc_learning_rate", "must be > 0")
@@ -620,9 +620,8 @@ class TrainConfig:
         need(self.clip_range > 0, "clip_range", "must be > 0")
         need(self.max_grad_norm > 0, "max_grad_norm", "must be > 0")
         for name in ("ent_coef", "vf_coef", "points_scale", "win_bonus", "p_self", "p_greedy",
-                     "p_snapshot", "p_random", "pfsp_power", "kick_coef"):
+                     "p_snapshot", "p_random", "p_agent", "pfsp_power", "kick_coef"):
             need(getattr(self, name) >= 0, name, "must be >= 0")
-        need(math.isfinite(self.p_agent) and self.p_agent >= 0, "p_agent", "must be a finite number >= 0")
         need(self.n_players == 1 or self.p_self + self.p_greedy + self.p_snapshot + self.p_random
              + self.p_agent > 0, "p_greedy",
              "the league chances p_self, p_greedy, p_snapshot, p_random, p_agent must not all be 0")

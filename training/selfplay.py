@@ -57,7 +57,6 @@ from numba import njit
 from electrify_env.engine import layout as L
 from electrify_env.engine import league as LG
 from electrify_env.engine.batch import sample_legal
-from electrify_env.engine.infoset import scrub
 from electrify_env.engine.observe import OBS_SIZE
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options, scenario_list, scenario_table, table_for
@@ -140,19 +139,12 @@ def greedy_act(games: Games, rows: np.ndarray, W: np.ndarray, rng: np.random.Gen
 def agent_act(games: Games, rows: np.ndarray, agent, card_set_hash: str) -> np.ndarray:
     """A registered agent's actions for the movers of ``rows``, one :class:`agents.base.SeatView`
     each (the mover's observation and scrubbed information set, as the arena builds it)."""
-    from agents.base import SeatView, check_legal
+    from agents.base import check_legal, state_view
     out = np.empty(len(rows), dtype=np.int64)
     for j, r in enumerate(rows):
-        S = games.States[r]
-        q = int(games.movers[r])
-        info = None
-        if agent.needs_infoset:
-            info = np.empty(L.S_SIZE, dtype=np.int64)
-            scrub(S, games.T, np.int64(q), info)
-        view = SeatView(seat=q, n_players=games.n_players, mask=games.masks[r].copy(),
-                        observation=games.obs[r].copy() if agent.needs_observation else None,
-                        infoset=info, table=games.T, card_set_hash=card_set_hash,
-                        decision=int(S[L.S_DECISIONS]))
+        view = state_view(games.States[r], games.T, games.movers[r], games.n_players, games.masks[r],
+                          card_set_hash, games.obs[r] if agent.needs_observation else None,
+                          infoset=agent.needs_infoset)
         out[j] = check_legal(view, agent.act(view), getattr(agent, "spec", agent.name))
     return out
 

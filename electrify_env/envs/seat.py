@@ -8,7 +8,6 @@ import numpy as np
 
 from ..engine import batch as B
 from ..engine import layout as L
-from ..engine.infoset import scrub
 from ..engine.masks import fill_mask
 from ..engine.observe import OBS_SIZE, observe
 from ..engine.step import apply_action
@@ -261,17 +260,13 @@ class ElectrifyEnv(SingleGameEnv):
         """The :class:`agents.base.SeatView` of seat ``q`` for ``agent``: its own observation
         and its own scrubbed information set (fresh arrays: an agent may keep them)."""
         S = self._S
-        obs = info = None
+        obs = None
         if getattr(agent, "needs_observation", True):
             obs = np.empty(OBS_SIZE, dtype=np.float32)
             observe(S, self._T, self._FF, q, obs)
-        if getattr(agent, "needs_infoset", True):
-            info = np.empty(L.S_SIZE, dtype=np.int64)
-            scrub(S, self._T, np.int64(q), info)
-        seat_view_cls = _agents_module("base", "an agent opponent").SeatView
-        return seat_view_cls(seat=q, n_players=self.n_players, mask=mask.copy(), observation=obs,
-                             infoset=info, table=self._T, card_set_hash=self._cards.hash,
-                             decision=int(S[L.S_DECISIONS]))
+        state_view = _agents_module("base", "an agent opponent").state_view
+        return state_view(S, self._T, q, self.n_players, mask, self._cards.hash, obs,
+                          infoset=getattr(agent, "needs_infoset", True))
 
     def _play_opponents(self) -> None:
         S = self._S
