@@ -304,14 +304,13 @@ def build_parser() -> argparse.ArgumentParser:
     bal.set_defaults(func=_cmd_balance)
     td = sub.add_parser("teacher-data", help="games of a search agent as imitation data (replays; "
                                              "training/teacher.py)")
-    play = TEACHER_PLAY_DEFAULTS
-    td.add_argument("--agent", default=play["--agent"],
-                    help=f"one agent spec; every seat plays a copy (default {play['--agent']})")
-    td.add_argument("--players", type=int, default=play["--players"], help="2, 3 or 4 (default 2)")
-    td.add_argument("--games", type=int, default=play["--games"],
+    td.add_argument("--agent", default="mcts:iters=36:top_k=3:horizon=2",
+                    help="one agent spec; every seat plays a copy (default %(default)s)")
+    td.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
+    td.add_argument("--games", type=int, default=100,
                     help="games to play (per scenario with --solo)")
-    td.add_argument("--seed", type=int, default=play["--seed"])
-    td.add_argument("--jobs", type=int, default=play["--jobs"], help="worker processes")
+    td.add_argument("--seed", type=int, default=0)
+    td.add_argument("--jobs", type=int, default=1, help="worker processes")
     td.add_argument("--solo", default=None,
                     help="solo scenarios, comma-separated: ids, scenario files (.yaml) or 'all'")
     td.add_argument("--cards", default=None, help="card-set YAML (default: configs/cards/base.yaml)")
@@ -324,7 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="play nothing: join these teacher files (comma-separated, same player "
                          "count and card set) into --out, re-indexing the games")
     _add_backend_arguments(td)
-    td.set_defaults(func=_cmd_teacher_data)
+    td.set_defaults(func=_cmd_teacher_data,
+                    _play_defaults={opt: td.get_default(opt.lstrip("-")) for opt in TEACHER_PLAY_OPTIONS})
     from .play.terminal import DESCRIPTION as PLAY_DESCRIPTION, add_arguments as play_arguments
     from .play.web import add_arguments as serve_arguments
 
@@ -369,11 +369,10 @@ def _int_list(text: str) -> tuple[int, ...]:
     return values
 
 
-TEACHER_PLAY_DEFAULTS = {"--agent": "mcts:iters=36:top_k=3:horizon=2", "--players": 2, "--games": 100,
-                         "--seed": 0, "--jobs": 1, "--solo": None, "--cards": None, "--tech": None,
-                         "--backend": "local", "--address": None}
-"""``electrify teacher-data``'s options that choose the games to play, with their defaults
-(``--merge`` plays nothing, so it refuses any of them set to another value)."""
+TEACHER_PLAY_OPTIONS = ("--agent", "--players", "--games", "--seed", "--jobs", "--solo", "--cards",
+                        "--tech", "--backend", "--address")
+"""``electrify teacher-data``'s options that choose the games to play (``--merge`` plays nothing,
+so it refuses any of them set to another value than its parser default)."""
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -418,7 +417,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise _ArgumentProblem("--address", "only --backend ray joins a cluster; add --backend ray")
         check("--backend", check_backend, args.backend)
         if cmd == "teacher-data" and args.merge is not None:
-            given = [opt for opt, default in TEACHER_PLAY_DEFAULTS.items()
+            given = [opt for opt, default in args._play_defaults.items()
                      if getattr(args, opt.lstrip("-")) != default]
             if given:
                 raise _ArgumentProblem("--merge", "joins files and plays nothing; drop "
