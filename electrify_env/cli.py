@@ -270,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     ar = sub.add_parser("arena", help="seat-rotated games between agents (win rates, ratings, replays)")
     ar.add_argument("--agents", required=True,
                     help="agent specs, comma-separated (name or name:key=value:key=value; "
-                         "random, greedy, mcts, ppo); 3-4 players: the line-up")
+                         "random, greedy, mcts, trained, net:path=FILE, ...: `electrify agents` lists them); "
+                         "3-4 players: the line-up")
     ar.add_argument("--players", type=int, default=2, help="2 (every pairing) or 3-4 (the line-up)")
     ar.add_argument("--games", type=int, default=100, help="games per pairing / line-up / scenario")
     ar.add_argument("--seed", type=int, default=0)
