@@ -390,3 +390,63 @@ def test_afterstate_imitation_benchmark_prints_both_networks_side_by_side():
                         r"([01]\.\d{3})", res.stdout, re.M)
     assert [p[0] for p in passes] == ["1", "2"], res.stdout
     assert re.search(r"^  FT_\w+ +[0-9,]+ decisions  [01]\.\d{3} / [01]\.\d{3}$", res.stdout, re.M), res.stdout
+
+
+def test_search_distill_collects_fits_and_saves(tmp_path):
+    """``benchmarks/search_distill.py``: ``collect`` labels the chosen decision types of a policy's
+    self-play games with a teacher (greedy here, for speed) and keeps anchors; ``fit --head-only``
+    leaves every anchor decision as it was; ``fit --save`` writes a policy that loads and keeps the
+    original's architecture."""
+    import re
+    import subprocess
+
+    out = tmp_path / "distill"
+    res = subprocess.run([sys.executable, "benchmarks/search_distill.py", "collect", "--out", str(out),
+                          "--teacher", "greedy", "--frames", "acquire,place_sector", "--games", "3", "--shard", "2",
+                          "--seed", "5"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert sorted(p.name for p in out.glob("shard-*.npz")) == ["shard-s5-00000.npz", "shard-s5-00001.npz"]
+    assert re.search(r"3 games, [0-9,]+ labels \(learner agrees 0\.\d+\)", res.stdout)
+    shard = np.load(out / "shard-s5-00000.npz")
+    from electrify_env.engine import layout as L
+    assert set(shard["frame"][~shard["anchor"]].tolist()) <= {L.FT_ACQUIRE, L.FT_PLACE_SECTOR}
+    assert shard["anchor"].any() and (shard["own"][shard["anchor"]] == shard["label"][shard["anchor"]]).all()
+    assert shard["mask"][np.arange(len(shard["label"])), shard["label"]].all()   # every label is legal
+
+    res = subprocess.run([sys.executable, "benchmarks/search_distill.py", "fit", str(out), "--epochs", "1",
+                          "--head-only", "--lr", "1e-2"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "before: held-out agreement with the teacher" in res.stdout
+    assert re.search(r"pass 1 .*anchors unchanged 1\.0000", res.stdout)
+
+    saved = tmp_path / "p.pt"
+    res = subprocess.run([sys.executable, "benchmarks/search_distill.py", "fit", str(out), "--epochs", "1",
+                          "--among-top", "3", "--save", str(saved)], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    from training.net import load_policy
+    net, meta = load_policy(saved)
+    orig, orig_meta = load_policy("policies/electrify-2p.pt")
+    assert net.arch() == orig.arch() and meta["card_set_hash"] == orig_meta["card_set_hash"]
+    assert meta["config"]["search_distill"]["among_top"] == 3
+    assert meta["init_from"]["path"] == "policies/electrify-2p.pt"
+
+    bad = subprocess.run([sys.executable, "benchmarks/search_distill.py", "collect", "--frames", "nonsense",
+                          "--out", str(tmp_path / "x")], capture_output=True, text=True, timeout=300)
+    assert bad.returncode != 0 and "unknown decision type 'nonsense'" in bad.stderr
+
+
+def test_search_gain_benchmark_prints_the_hybrid_win_rate():
+    """``benchmarks/search_gain.py`` plays the policy with another agent on chosen decision types
+    against the policy, seats rotated, and prints the win rate with its interval."""
+    import re
+    import subprocess
+
+    res = subprocess.run([sys.executable, "benchmarks/search_gain.py", "--frames", "plan", "--search", "greedy",
+                          "--games", "2", "--seed", "5"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    line = res.stdout.strip().splitlines()[-1]
+    assert re.match(r"hybrid \(trained_2p \+ greedy on plan\) vs trained_2p: [0-9.]+% \[[0-9.]+%, [0-9.]+%\] of 2 games", line)
+    assert "12.0 searched decisions a game" in line   # one Plan a round for the hybrid's seat
+    bad = subprocess.run([sys.executable, "benchmarks/search_gain.py", "--frames", "nonsense", "--games", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode != 0 and "unknown decision type" in bad.stderr

@@ -1,0 +1,83 @@
+"""Where does a search's advantage over its guide lie?  The guide with the search on chosen
+decision types only, head to head against the guide alone.  Prints figures, asserts nothing.
+
+Two-player games, seats rotated (game ``k`` deals seed ``seed + k // 2``; the hybrid sits in seat
+``k % 2``).  The hybrid plays the policy's move at every decision except those of the types in
+``--frames`` (the layout's ``FT_*`` names), where the search agent decides; its opponent is the
+policy itself (or ``--opponent``).  A hybrid that wins about half its games shows that the search
+adds nothing on those decision types; the types where it wins most are where distilling the
+search into the policy would pay (``benchmarks/search_distill.py``):
+
+    python benchmarks/search_gain.py --frames plan --games 400 --seed 7000
+    python benchmarks/search_gain.py --frames acquire,place_sector,place_slot,card_choice --games 400
+
+Shared wins count as a fraction (as in the arena); the last line gives the win rate with its
+Wilson 95% interval, the mean scores and the searched decisions per game.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def main(argv=None) -> None:
+    """Play and print (see the module docstring)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--policy", default="trained_2p", help="the guide: a trained agent spec (default trained_2p)")
+    ap.add_argument("--search", default="mcts:iters=36:top_k=3:horizon=2:guide={policy}",
+                    help="the search agent ({policy} is replaced by --policy)")
+    ap.add_argument("--frames", default="plan", help="decision types the search takes (FT_* names, comma-separated)")
+    ap.add_argument("--opponent", default=None, help="the other seat's agent (default: --policy)")
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=7000)
+    args = ap.parse_args(argv)
+
+    import numpy as np
+    import torch
+
+    from agents import make_agent, seat_view
+    from agents.arena import wilson_interval
+    from agents.mcts import pending_frame
+    from electrify_env import Game
+    from electrify_env.engine import layout as L
+
+    torch.set_num_threads(1)
+    frames = set()
+    for name in args.frames.split(","):
+        key = "FT_" + name.strip().upper()
+        if not isinstance(getattr(L, key, None), int):
+            raise SystemExit(f"unknown decision type {name!r} (a layout FT_* name, e.g. plan, acquire)")
+        frames.add(getattr(L, key))
+    policy = make_agent(args.policy)
+    opponent = make_agent(args.opponent or args.policy)
+    search = make_agent(args.search.format(policy=args.policy))
+    wins, scores, searched, t0 = 0.0, np.zeros(2), 0, time.perf_counter()
+    for k in range(args.games):
+        seed, seat = args.seed + k // 2, k % 2
+        game = Game(2, seed=seed)
+        for i, agent in enumerate((policy, opponent, search)):
+            agent.reset(seed=seed * 3 + i)
+        while not game.is_terminal:
+            view = seat_view(game)
+            if view.seat != seat:
+                a = opponent.act(view)
+            elif int(view.mask.sum()) > 1 and pending_frame(view.infoset) in frames:
+                a, searched = search.act(view), searched + 1
+            else:
+                a = policy.act(view)
+            game.step(a)
+        won = game.winners()
+        wins += (seat in won) / len(won)
+        sc = game.scores()
+        scores += (sc[seat], sc[1 - seat])
+        if (k + 1) % 50 == 0 or k + 1 == args.games:
+            print(f"{k + 1} games: hybrid wins {wins / (k + 1):.3f} ({time.perf_counter() - t0:.0f} s)", flush=True)
+    lo, hi = wilson_interval(wins, args.games)
+    print(f"hybrid ({args.policy} + {args.search.format(policy=args.policy)} on {args.frames}) vs "
+          f"{args.opponent or args.policy}: {wins / args.games:.1%} [{lo:.1%}, {hi:.1%}] of {args.games} games, "
+          f"mean scores {scores[0] / args.games:.1f} - {scores[1] / args.games:.1f}, "
+          f"{searched / args.games:.1f} searched decisions a game")
+
+
+if __name__ == "__main__":
+    main()
