@@ -19,7 +19,10 @@ fine-tuned policy (same architecture and metadata, ``init_from`` the original):
     python benchmarks/search_distill.py fit runs/distill --epochs 4 --save runs/distill/policy.pt
 
 ``--head-only`` trains only the policy-head rows of the labelled decision types' action ids (the
-trunk and every other row frozen), so no other decision changes at all.
+trunk and every other row frozen), so no other decision changes at all; ``--among-top K`` ranks
+each label among the original policy's top K actions only (the guided search chooses among its
+guide's top 3); ``--scorer`` keeps the policy and trains a residual scorer shared by all
+actions over the card each one names (a probe of how learnable the labels are; saves nothing).
 """
 from __future__ import annotations
 
@@ -178,6 +181,8 @@ def fit(args) -> None:
         print(f"{tag}: held-out agreement with the teacher {ok.mean():.3f}: " + ", ".join(parts) + moved, flush=True)
 
     report("before")
+    if args.scorer:
+        return fit_scorer(args, d, net, O, M, P, Y, lab_tr, lab_te, names, rng)
     if args.head_only:
         # the ids legal at labelled decisions and never at an anchor (Plan's five, not the
         # discards that are legal everywhere)
@@ -234,6 +239,69 @@ def fit(args) -> None:
         print(f"saved {path}")
 
 
+def fit_scorer(args, d, net, O, M, P, Y, lab_tr, lab_te, names, rng) -> None:
+    """``fit --scorer``: the policy frozen, a residual per-action scorer learns the labels.
+
+    Every legal action of a labelled decision gets a score from one small MLP shared by all
+    actions, over the policy trunk's embedding of the observation, a learned linear context of
+    the observation, the face features of the hand card the action names (``A_CARD_HAND`` /
+    ``A_DISCARD`` slot h: the observation's ``hand`` block h; zeros for other actions) and a
+    learned embedding of the action id; the score is added to the policy's logits and starts at
+    zero.  One set of weights scores the card in every hand slot, where the policy head has one
+    row per slot.  A probe of how learnable the labels are (nothing is saved)."""
+    import torch
+    from torch import nn
+
+    from electrify_env.engine import layout as L
+    from electrify_env.engine import observe as OB
+
+    F = len(OB.FACE_FEATURE_NAMES)
+    with torch.inference_mode():
+        H = torch.cat([net.embed(O[i:i + 4096]) for i in range(0, len(O), 4096)])
+        base = torch.cat([net.masked_logits(H[i:i + 4096], M[i:i + 4096], None if P is None else P[i:i + 4096])
+                          for i in range(0, len(O), 4096)])
+    width = H.shape[1]
+
+    class Scorer(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.ctx = nn.Linear(O.shape[1], width)
+            self.emb = nn.Embedding(L.N_ACTIONS, 16)
+            self.mlp = nn.Sequential(nn.Linear(2 * width + F + 16, 128), nn.ReLU(), nn.Linear(128, 1))
+            nn.init.zeros_(self.mlp[2].weight)
+            nn.init.zeros_(self.mlp[2].bias)
+
+        def forward(self, idx: torch.Tensor) -> torch.Tensor:
+            n = len(idx)
+            card = torch.zeros(n, L.N_ACTIONS, F)
+            hand = O[idx, OB.O_HAND:OB.O_HAND + L.MAX_HAND * F].reshape(n, L.MAX_HAND, F)
+            card[:, L.A_CARD_HAND:L.A_CARD_HAND + L.MAX_HAND] = hand
+            card[:, L.A_DISCARD:L.A_DISCARD + L.MAX_HAND] = hand
+            state = torch.cat([H[idx], torch.relu(self.ctx(O[idx]))], -1)
+            x = torch.cat([state[:, None].expand(n, L.N_ACTIONS, -1), card,
+                           self.emb.weight[None].expand(n, -1, -1)], -1)
+            return base[idx] + self.mlp(x).squeeze(-1).masked_fill(~M[idx], 0.0)
+
+    sc = Scorer()
+    opt = torch.optim.Adam(sc.parameters(), lr=args.lr)
+    frame = d["frame"]
+    for ep in range(args.epochs):
+        t = time.perf_counter()
+        order = rng.permutation(lab_tr)
+        for i in range(0, len(order), args.minibatch):
+            b = torch.from_numpy(order[i:i + args.minibatch])
+            loss = torch.nn.functional.cross_entropy(sc(b), Y[b])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        with torch.inference_mode():
+            ok = np.concatenate([(sc(torch.from_numpy(lab_te[i:i + 1024])).argmax(1) == Y[lab_te[i:i + 1024]]).numpy()
+                                 for i in range(0, len(lab_te), 1024)])
+        parts = [f"{names[f]} {ok[frame[lab_te] == f].mean():.3f}" for f in sorted(set(frame[lab_te].tolist()))]
+        print(f"scorer pass {ep + 1} ({time.perf_counter() - t:.0f} s): held-out agreement with the teacher "
+              f"{ok.mean():.3f}: " + ", ".join(parts), flush=True)
+
+
 def main(argv=None) -> None:
     """Parse the subcommand and run it."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -255,12 +323,16 @@ def main(argv=None) -> None:
     f.add_argument("--kl", type=float, default=1.0, help="weight of the KL pull toward the original on anchors")
     f.add_argument("--minibatch", type=int, default=256)
     f.add_argument("--head-only", action="store_true")
+    f.add_argument("--scorer", action="store_true",
+                   help="probe: keep the policy, train a residual per-action scorer (saves nothing)")
     f.add_argument("--among-top", type=int, default=0, metavar="K",
                    help="rank the label only among the original policy's top K actions (0: among every legal one)")
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--threads", type=int, default=1)
     f.add_argument("--save", default=None)
     args = ap.parse_args(argv)
+    if args.cmd == "fit" and args.scorer and (args.save or args.head_only or args.among_top):
+        ap.error("--scorer is a probe: it takes none of --save, --head-only, --among-top")
     collect(args) if args.cmd == "collect" else fit(args)
 
 

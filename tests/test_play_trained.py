@@ -142,7 +142,7 @@ starlette = pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
-from electrify_env.play.web import FAST_MCTS, build_app  # noqa: E402
+from electrify_env.play.web import FAST_MCTS, GUIDED_MCTS, build_app  # noqa: E402
 
 
 def test_page_offers_registry_names_and_a_policy_as_soon_as_it_is_shipped(policy_dir, tmp_path):
@@ -158,6 +158,8 @@ def test_page_offers_registry_names_and_a_policy_as_soon_as_it_is_shipped(policy
     offered = {a["spec"]: a for a in meta["agents"]}
     assert offered["trained"]["players"] == [2] and not offered["trained"]["tech_packs"]
     assert offered["trained_2p"]["players"] == [2] and "trained_3p" not in offered
+    # the search guided by the shipped policy: where a policy is shipped, on the base set only
+    assert offered[GUIDED_MCTS]["players"] == [2] and not offered[GUIDED_MCTS]["tech_packs"]
     assert offered["greedy"]["players"] == [1, 2, 3, 4] and offered["greedy"]["tech_packs"]
     assert meta["default_opponent"] == {"1": "greedy", "2": "trained", "3": "greedy", "4": "greedy"}
 
@@ -209,7 +211,7 @@ def test_web_refuses_agents_that_load_files_and_on_a_public_server_unoffered_spe
     gid, tok = r.json()["id"], r.json()["tokens"]["0"]
     bad_hint = client.post(f"/api/games/{gid}/hint", json={"token": tok, "agent": f"net:path={shipped}"})
     assert bad_hint.status_code == 400
-    for spec in ("trained", FAST_MCTS):
+    for spec in ("trained", FAST_MCTS, GUIDED_MCTS):
         assert client.post(f"/api/games/{gid}/hint", json={"token": tok, "agent": spec}).status_code == 200
     r = client.post("/api/games", json={"seats": ["human", "greedy", "trained"]})   # no 3-player policy
     assert r.status_code == 400 and "no shipped policy for 3" in r.json()["error"]

@@ -419,6 +419,14 @@ def test_search_distill_collects_fits_and_saves(tmp_path):
     assert "before: held-out agreement with the teacher" in res.stdout
     assert re.search(r"pass 1 .*anchors unchanged 1\.0000", res.stdout)
 
+    res = subprocess.run([sys.executable, "benchmarks/search_distill.py", "fit", str(out), "--epochs", "1",
+                          "--scorer"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert re.search(r"scorer pass 1 .*held-out agreement with the teacher [0-9.]+: acquire [0-9.]+", res.stdout)
+    bad = subprocess.run([sys.executable, "benchmarks/search_distill.py", "fit", str(out), "--scorer", "--save",
+                          str(tmp_path / "no.pt")], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "--scorer is a probe" in bad.stderr and not (tmp_path / "no.pt").exists()
+
     saved = tmp_path / "p.pt"
     res = subprocess.run([sys.executable, "benchmarks/search_distill.py", "fit", str(out), "--epochs", "1",
                           "--among-top", "3", "--save", str(saved)], capture_output=True, text=True, timeout=300)

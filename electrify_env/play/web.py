@@ -57,7 +57,8 @@ from ..validation import IllegalActionError
 from .board import build_scene, to_svg
 from .session import HUMAN, SPECTATOR, PlayError, PlaySession, default_opponent, shipped_policy_for
 
-__all__ = ["GameStore", "bot_choices", "build_app", "serve", "main", "WEB_FORMAT", "DEFAULT_MAX_GAMES", "FAST_MCTS"]
+__all__ = ["GameStore", "bot_choices", "build_app", "serve", "main", "WEB_FORMAT", "DEFAULT_MAX_GAMES", "FAST_MCTS",
+           "GUIDED_MCTS"]
 
 WEB_FORMAT = "electrify-web-game"
 WEB_VERSION = 1
@@ -70,6 +71,10 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 FILE_PARAMS = ("path", "weights")   # agent parameters that name a file: never taken from a client
 FAST_MCTS = "mcts:iters=36:top_k=3:horizon=2"
 """The arena's mcts, offered beside the plain ``mcts`` defaults."""
+GUIDED_MCTS = FAST_MCTS + ":guide=trained"
+"""The arena's mcts guided by the shipped policy of the game's player count (the policy picks
+its candidates and plays its unsearched moves): the strongest bot, offered where a policy is
+shipped (policies/README.md: 70.5% of 400 2-player games against the arena's mcts)."""
 BOT_DOCS = {
     # time per move in PlaySession.step_bot, measured on 2 shared cores (mean per move; the
     # most CPU time of one move, in 4-player games with both tech packs, the heaviest case):
@@ -79,6 +84,8 @@ BOT_DOCS = {
                "(13-34 ms a move on average, at most 181 ms)",
     "mcts": "mcts with its defaults: 48 rollouts 1 round deep over the greedy's best 5 "
             "(5-23 ms a move on average, at most 167 ms)",
+    GUIDED_MCTS: "the strongest bot: the arena's mcts with the shipped trained policy choosing its "
+                 "3 candidates and its other moves (GUIDED_MS)",
 }
 
 
@@ -230,8 +237,9 @@ def _int_field(body: dict, name: str, lo: int | None = None, hi: int | None = No
 def bot_choices() -> list[dict[str, Any]]:
     """The bots the page offers: every registered agent that needs no file (``ppo`` and ``net``
     take a ``path`` and so come only from the command line, ``electrify play --opponents``)
-    and :data:`FAST_MCTS` beside ``mcts``.  Each entry is ``{spec, doc, players, tech_packs}``:
-    the player counts it can play (1 = solo; ``trained*`` only where a shipped policy fits,
+    and :data:`FAST_MCTS` beside ``mcts``, and :data:`GUIDED_MCTS` where a policy is shipped.
+    Each entry is ``{spec, doc, players, tech_packs}``: the player counts it can play (1 = solo;
+    ``trained*`` and :data:`GUIDED_MCTS` only where a shipped policy fits,
     :func:`~electrify_env.play.session.shipped_policy_for`) and whether it plays with tech packs
     (a policy is trained on the base card set).  The registry is read again on every call, so a
     policy shipped while the server runs appears without a restart."""
@@ -246,6 +254,10 @@ def bot_choices() -> list[dict[str, Any]]:
         if name == "mcts":
             out.append({"spec": FAST_MCTS, "doc": BOT_DOCS[FAST_MCTS], "players": [1, 2, 3, 4],
                         "tech_packs": True})
+            guided = [n for n in (1, 2, 3, 4) if shipped_policy_for(n) is not None]
+            if guided:      # its guide is the shipped policy: base card set only, as trained*
+                out.append({"spec": GUIDED_MCTS, "doc": BOT_DOCS[GUIDED_MCTS], "players": guided,
+                            "tech_packs": False})
         cls = kind.load()
         if isinstance(cls, type) and issubclass(cls, TrainedAgent):
             counts = [cls.players] if cls.players is not None else [1, 2, 3, 4]
