@@ -84,8 +84,11 @@ BOT_DOCS = {
                "(13-34 ms a move on average, at most 181 ms)",
     "mcts": "mcts with its defaults: 48 rollouts 1 round deep over the greedy's best 5 "
             "(5-23 ms a move on average, at most 167 ms)",
+    # GUIDED_MCTS measured 2026-12-03 with a benchmark on the other core (FAST_MCTS in the same
+    # run: 26.1 / 169.7 ms in 2-player games, 41.0 / 244.1 ms in 4-player ones): about twice
+    # FAST_MCTS, and over the 200 ms budget on its heaviest 4-player moves.
     GUIDED_MCTS: "the strongest bot: the arena's mcts with the shipped trained policy choosing its "
-                 "3 candidates and its other moves (GUIDED_MS)",
+                 "3 candidates and its other moves (49-75 ms a move on average, at most 324 ms)",
 }
 
 
