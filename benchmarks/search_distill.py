@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import glob
-import json
 import time
 from pathlib import Path
 
@@ -38,15 +37,14 @@ DEFAULT_POLICY = "policies/electrify-2p.pt"
 DEFAULT_TEACHER = "mcts:iters=36:top_k=3:horizon=2:guide={policy}"
 
 
-def _frames(spec: str) -> list[int]:
-    from electrify_env.engine import layout as L
-    out = []
-    for name in spec.split(","):
-        key = "FT_" + name.strip().upper()
-        if not hasattr(L, key):
-            raise SystemExit(f"unknown decision type {name!r} (one of the layout's FT_* names, e.g. plan, boost)")
-        out.append(int(getattr(L, key)))
-    return out
+def _frames(spec: str) -> set[int]:
+    """The frame codes of ``--frames`` (:func:`electrify_env.decision.parse_frame_kinds`); exits
+    with its message on an unknown name."""
+    from electrify_env.decision import parse_frame_kinds
+    try:
+        return parse_frame_kinds(spec)
+    except ValueError as err:
+        raise SystemExit(str(err)) from None
 
 
 def collect(args) -> None:
@@ -59,7 +57,7 @@ def collect(args) -> None:
     from training.net import load_policy
 
     torch.set_num_threads(1)
-    frames = set(_frames(args.frames))
+    frames = _frames(args.frames)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     net, _ = load_policy(args.policy)
@@ -128,7 +126,7 @@ def fit(args) -> None:
     """Fine-tune toward the labels and report (see the module docstring)."""
     import torch
 
-    from electrify_env.engine import layout as L
+    from electrify_env.decision import FRAME_KINDS as names
     from training.net import load_policy, save_policy
 
     torch.set_num_threads(args.threads)
@@ -146,7 +144,6 @@ def fit(args) -> None:
     lab_te = np.flatnonzero(~anchor & held)
     anc_tr = np.flatnonzero(anchor & ~held)
     anc_te = np.flatnonzero(anchor & held)
-    names = {v: k[3:].lower() for k, v in vars(L).items() if k.startswith("FT_") and isinstance(v, int)}
     print(f"{n_files} shards: {len(lab_tr) + len(lab_te):,} labelled decisions "
           f"({len(lab_te):,} held out), {len(anc_tr) + len(anc_te):,} anchors")
 
@@ -159,12 +156,12 @@ def fit(args) -> None:
     orig_anchor = logits(np.arange(len(O))[anchor]) if anchor.any() else None
     CM = M   # the actions the labels' cross-entropy ranks: every legal one, or the original top k
     if args.among_top:
-        orig = logits(np.arange(len(O)))
-        top = orig.topk(args.among_top, dim=1).indices
-        CM = torch.zeros_like(M).scatter_(1, top, True) & M
-        CM[torch.arange(len(O)), Y] = True
-        print(f"cross-entropy among the original top {args.among_top} (labels outside them: "
-              f"{float((~torch.from_numpy(anchor) & ~torch.zeros_like(M).scatter_(1, top, True)[torch.arange(len(O)), Y]).float().sum()):.0f})")
+        top = torch.zeros_like(M).scatter_(1, logits(np.arange(len(O))).topk(args.among_top, dim=1).indices, True)
+        rows = torch.arange(len(O))
+        outside = int((~top[rows, Y] & ~torch.from_numpy(anchor)).sum())
+        CM = top & M
+        CM[rows, Y] = True
+        print(f"cross-entropy among the original top {args.among_top} (labels outside them: {outside})")
     pos = np.full(len(O), -1)
     pos[np.flatnonzero(anchor)] = np.arange(int(anchor.sum()))
 
@@ -227,15 +224,14 @@ def fit(args) -> None:
     net.eval()
     if args.save:
         from training.net import lineage
-        keep_meta = {k: meta[k] for k in ("n_players", "steps", "imitation_steps", "env_steps", "train_seconds")
-                     if k in meta}
+        keep_meta = {k: meta[k] for k in ("steps", "imitation_steps", "env_steps", "train_seconds") if k in meta}
         cfg = dict(meta.get("config") or {})
         cfg["search_distill"] = {"folder": str(args.folder), "labels": int(len(lab_tr)), "epochs": args.epochs,
                                  "lr": args.lr, "kl": args.kl, "head_only": bool(args.head_only),
                                  "among_top": args.among_top}
         path = save_policy(net, args.save, meta["card_set_hash"], meta["env_id"],
                            config=cfg, init_from=lineage(args.policy, meta),
-                           **{k: v for k, v in keep_meta.items() if k != "n_players"})
+                           **keep_meta)
         print(f"saved {path}")
 
 
@@ -309,7 +305,7 @@ def main(argv=None) -> None:
     c = sub.add_parser("collect", help="play, label, write shards")
     c.add_argument("--policy", default=DEFAULT_POLICY)
     c.add_argument("--teacher", default=DEFAULT_TEACHER, help="agent spec ({policy} is replaced by --policy)")
-    c.add_argument("--frames", default="plan,boost", help="decision types to label (FT_* names)")
+    c.add_argument("--frames", default="plan,boost", help="decision kinds to label (electrify_env.decision.FRAME_KINDS names, comma-separated)")
     c.add_argument("--games", type=int, default=1000)
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--shard", type=int, default=50, help="games per shard file")

@@ -2,9 +2,9 @@
 decision types only, head to head against the guide alone.  Prints figures, asserts nothing.
 
 Two-player games, seats rotated (game ``k`` deals seed ``seed + k // 2``; the hybrid sits in seat
-``k % 2``).  The hybrid plays the policy's move at every decision except those of the types in
-``--frames`` (the layout's ``FT_*`` names), where the search agent decides; its opponent is the
-policy itself (or ``--opponent``).  A hybrid that wins about half its games shows that the search
+``k % 2``).  The hybrid plays the policy's move at every decision except those of the kinds in
+``--frames`` (names of ``electrify_env.decision.FRAME_KINDS``), where the search agent decides;
+its opponent is the policy itself (or ``--opponent``).  A hybrid that wins about half its games shows that the search
 adds nothing on those decision types; the types where it wins most are where distilling the
 search into the policy would pay (``benchmarks/search_distill.py``):
 
@@ -26,7 +26,7 @@ def main(argv=None) -> None:
     ap.add_argument("--policy", default="trained_2p", help="the guide: a trained agent spec (default trained_2p)")
     ap.add_argument("--search", default="mcts:iters=36:top_k=3:horizon=2:guide={policy}",
                     help="the search agent ({policy} is replaced by --policy)")
-    ap.add_argument("--frames", default="plan", help="decision types the search takes (FT_* names, comma-separated)")
+    ap.add_argument("--frames", default="plan", help="decision kinds the search takes (electrify_env.decision.FRAME_KINDS names, comma-separated)")
     ap.add_argument("--opponent", default=None, help="the other seat's agent (default: --policy)")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=7000)
@@ -39,15 +39,13 @@ def main(argv=None) -> None:
     from agents.arena import wilson_interval
     from agents.mcts import pending_frame
     from electrify_env import Game
-    from electrify_env.engine import layout as L
+    from electrify_env.decision import parse_frame_kinds
 
     torch.set_num_threads(1)
-    frames = set()
-    for name in args.frames.split(","):
-        key = "FT_" + name.strip().upper()
-        if not isinstance(getattr(L, key, None), int):
-            raise SystemExit(f"unknown decision type {name!r} (a layout FT_* name, e.g. plan, acquire)")
-        frames.add(getattr(L, key))
+    try:
+        frames = parse_frame_kinds(args.frames)
+    except ValueError as err:
+        raise SystemExit(str(err)) from None
     policy = make_agent(args.policy)
     opponent = make_agent(args.opponent or args.policy)
     search = make_agent(args.search.format(policy=args.policy))

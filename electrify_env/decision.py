@@ -30,6 +30,19 @@ if TYPE_CHECKING:  # pragma: no cover
 #: frame type code -> decision kind (``FT_ACQUIRE`` -> ``"acquire"``), from the layout's names
 FRAME_KINDS: dict[int, str] = {getattr(L, n): n[3:].lower() for n in dir(L) if n.startswith("FT_")}
 
+
+def parse_frame_kinds(spec: str) -> set[int]:
+    """The frame type codes of a comma-separated list of decision kinds (``"plan,acquire"``, the
+    names of :data:`FRAME_KINDS`); ValueError naming the first unknown one."""
+    codes = {kind: code for code, kind in FRAME_KINDS.items()}
+    out = set()
+    for name in spec.split(","):
+        kind = name.strip().lower()
+        if kind not in codes:
+            raise ValueError(f"unknown decision type {name.strip()!r} (one of {', '.join(sorted(codes))})")
+        out.add(codes[kind])
+    return out
+
 BOOST_NAMES = {code: name for name, code in BOOSTS.items()}
 REWARD_SOURCES = {L.REW_SRC_DEMAND: "demand", L.REW_SRC_SPACE: "space", L.REW_SRC_GROUP: "group"}
 

@@ -456,3 +456,12 @@ def test_with_table_gives_a_read_only_set_with_its_own_hash():
         Game.from_dict(saved)
     with pytest.raises(PositionError, match="table must have shape"):
         with_table(base, base.table[:10])
+
+
+def test_parse_frame_kinds_reads_decision_kind_names_and_names_an_unknown_one():
+    from electrify_env.decision import FRAME_KINDS, parse_frame_kinds
+    from electrify_env.engine import layout as L
+    assert parse_frame_kinds("plan, Acquire") == {L.FT_PLAN, L.FT_ACQUIRE}
+    assert parse_frame_kinds(",".join(FRAME_KINDS.values())) == set(FRAME_KINDS)
+    with pytest.raises(ValueError, match="unknown decision type 'buy'"):
+        parse_frame_kinds("plan,buy")
