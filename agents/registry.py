@@ -195,13 +195,18 @@ SHIPPED_KINDS = (("trained_solo", "TrainedSolo", SHIPPED[1], "solo scenarios (ev
 
 
 def _how_it_plays(path: Path) -> str:
-    """``network + greedy prior`` or ``network only``, from a policy file's metadata."""
-    from electrify_env.policy_meta import load_policy_metadata, policy_prior
+    """``network + greedy prior``, ``network only`` (either ``+ afterstate critic on ...``), from
+    a policy file's metadata."""
+    from electrify_env.policy_meta import load_policy_metadata, policy_critic, policy_prior
     try:
         meta = load_policy_metadata(path)
     except (OSError, ValueError):     # PolicyMismatchError is a ValueError
         return "network"
-    return "network + greedy prior" if policy_prior(meta) != "none" else "network only"
+    how = "network + greedy prior" if policy_prior(meta) != "none" else "network only"
+    critic = policy_critic(meta)
+    if critic is not None:
+        how += f" + afterstate critic on {', '.join(critic.get('frames', []))}"
+    return how
 
 
 def _register_shipped() -> None:

@@ -9,7 +9,11 @@ One forward pass per decision over the observation, the most likely legal action
 with ``deterministic=false``).  A policy trained with a greedy logit prior (``policy_prior:
 greedy``, :class:`training.net.PolicyValueNet`) also adds greedy's one-ply values of the legal
 actions, computed from one determinization of the seat's information set (R26): such an agent
-reads ``SeatView.infoset`` and cannot be used as an ``(observation, mask)`` callable.  A policy saved for another observation
+reads ``SeatView.infoset`` and cannot be used as an ``(observation, mask)`` callable.  A policy
+with an afterstate critic (:class:`training.net.AfterstateCritic`, trained by
+:mod:`training.acquire_critic`) chooses, at the decision types it names, among the policy's most
+likely legal actions by scoring the seat's observation after each (one determinization of its
+information set); it too reads the information set, and it is used in deterministic play only.  A policy saved for another observation
 layout, card set or player count is refused with a one-line
 :class:`~electrify_env.policy_meta.PolicyMismatchError`.
 
@@ -23,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from electrify_env.policy_meta import check_compatible, load_policy_metadata, policy_players, policy_prior
+from electrify_env.policy_meta import check_compatible, load_policy_metadata, policy_needs_infoset, policy_players
 
 from .base import Agent, AgentError, SeatView, check_legal
 from .registry import NETWORK_ONLY_2P, POLICY_DIR, SHIPPED, check_params
@@ -76,9 +80,10 @@ class NetAgent(Agent):
             raise AgentError(f"agent 'net': policy file {self._fixed} does not exist or is not a file")
         self.meta = load_policy_metadata(self._fixed)
         check_compatible(self.meta, where=f"policy {self._fixed}")
-        self.needs_infoset = policy_prior(self.meta) != "none"
+        self.needs_infoset = policy_needs_infoset(self.meta)
         self._gen = None
         self._prior: _Prior | None = None
+        self._crit: tuple | None = None    # the afterstate critic's card table, face table and work arrays
 
     def _policy_path(self, n_players: int) -> Path:
         return self._fixed
@@ -106,6 +111,12 @@ class NetAgent(Agent):
         """The policy's action for the seat's observation, restricted to the legal mask."""
         self._need(view)
         net = self._net(view)
+        if net.critic is not None and self.deterministic and np.count_nonzero(view.mask) > 1:
+            from .mcts import pending_frame
+
+            if pending_frame(view.infoset) in net.critic.frame_codes:
+                a = self._critic_act(view, net)
+                return check_legal(view, a, f"{self.spec!r} ({self._paths[int(view.n_players)]})")
         gen = None
         if not self.deterministic:
             import torch
@@ -115,6 +126,31 @@ class NetAgent(Agent):
         a = net.act(view.observation[None, :], view.mask[None, :], self.deterministic, gen,
                     self._prior_row(view, net))[0]
         return check_legal(view, int(a), f"{self.spec!r} ({self._paths[int(view.n_players)]})")
+
+    def _critic_act(self, view: SeatView, net) -> int:
+        """The afterstate critic's choice among the policy's ``top_k`` most likely legal actions
+        (:class:`training.net.AfterstateCritic`): their afterstates in one determinization of the
+        seat's information set, drawn with the agent's generator."""
+        from electrify_env.engine.afterstate import afterstate_observations
+        from electrify_env.engine.layout import S_SIZE
+        from electrify_env.engine.observe import OBS_SIZE, face_features
+        from training.net import critic_choice
+
+        from .greedy import SEED_LIMIT
+
+        logits = net.policy_logits(view.observation[None, :], view.mask[None, :],
+                                   self._prior_row(view, net))[0].numpy()
+        legal = np.flatnonzero(view.mask)
+        cands = legal[np.argsort(-logits[legal], kind="stable")][:net.critic.top_k].astype(np.int64)
+        c = self._crit
+        if c is None or c[0] is not view.table:
+            c = self._crit = (view.table, face_features(view.table), np.empty(S_SIZE, np.int64),
+                              np.empty(S_SIZE, np.int64), np.zeros(OBS_SIZE, np.float32))
+        after = np.zeros((len(cands), net.n_inputs), np.float32)
+        afterstate_observations(view.infoset, view.table, c[1], np.int64(view.seat),
+                                np.int64(self.rng.integers(SEED_LIMIT)), cands, np.int64(len(cands)),
+                                np.int64(net.n_inputs), c[2], c[3], c[4], after)
+        return int(cands[critic_choice(net, after, logits[cands])])
 
     def logits(self, view: SeatView) -> np.ndarray:
         """The policy's logits (float32, ``N_ACTIONS``; -inf for the illegal actions): the
@@ -166,14 +202,14 @@ class TrainedAgent(NetAgent):
         Agent.__init__(self)
         v = check_params(self.name if self.players is None else type(self).name, deterministic=deterministic)
         self.deterministic = v["deterministic"]
-        self._nets, self._paths, self._gen, self._prior = {}, {}, None, None
+        self._nets, self._paths, self._gen, self._prior, self._crit = {}, {}, None, None, None
         if self.players is not None:
             self._fixed = shipped_policy(self.players, self.file)
             self.meta = load_policy_metadata(self._fixed)
             check_compatible(self.meta, where=f"policy {self._fixed}")
-            self.needs_infoset = policy_prior(self.meta) != "none"
+            self.needs_infoset = policy_needs_infoset(self.meta)
         else:   # the policy depends on the game's player count: any shipped one may need the infoset
-            self.needs_infoset = any(policy_prior(load_policy_metadata(POLICY_DIR / name)) != "none"
+            self.needs_infoset = any(policy_needs_infoset(load_policy_metadata(POLICY_DIR / name))
                                      for name in SHIPPED.values() if (POLICY_DIR / name).is_file())
 
     def _policy_path(self, n_players: int) -> Path:

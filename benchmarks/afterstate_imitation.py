@@ -39,37 +39,30 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
 
     import torch
-    from numba import njit
     from torch import nn
 
     from electrify_env.engine import layout as L
-    from electrify_env.engine.infoset import determinize, scrub
+    from electrify_env.engine.afterstate import afterstate_observations
+    from electrify_env.engine.infoset import scrub
     from electrify_env.engine.masks import fill_mask
-    from electrify_env.engine.observe import O_FRAME, OBS_SIZE, obs_size, observe
-    from electrify_env.engine.step import apply_action
+    from electrify_env.engine.observe import O_FRAME, OBS_SIZE, obs_size
     from electrify_env.envs._common import card_set_and_options
     from electrify_env.savefile import FRAME_TYPE_NAMES as names
     from training.net import MASKED_LOGIT, PolicyValueNet
     from training.selfplay import Games, greedy_act, greedy_weights
 
-    @njit
     def afterstates(S, T, FF, seed, n_in, mask, info, det, work, row, out_obs, out_ids):
-        """Observation prefixes of the mover after each legal action in one determinization of
-        its information set; returns how many (rows of ``out_obs`` / ``out_ids``)."""
-        p = S[L.S_CUR]
+        """Observation prefixes of the mover after each legal action (ascending ids) in one
+        determinization of its information set; returns how many (rows of ``out_obs`` /
+        ``out_ids``)."""
+        p = np.int64(S[L.S_CUR])
         scrub(S, T, p, info)
-        determinize(info, T, p, seed, det)
         fill_mask(S, T, mask)
-        k = 0
-        for a in range(L.N_ACTIONS):
-            if mask[a]:
-                work[:] = det
-                apply_action(work, T, a)
-                observe(work, T, FF, p, row)
-                out_obs[k, :] = row[:n_in]
-                out_ids[k] = a
-                k += 1
-        return k
+        ids = np.flatnonzero(mask).astype(np.int64)
+        afterstate_observations(info, T, FF, p, np.int64(seed), ids, np.int64(len(ids)), np.int64(n_in),
+                                det, work, row, out_obs)
+        out_ids[:len(ids)] = ids
+        return len(ids)
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)

@@ -87,6 +87,19 @@ def policy_prior(meta: dict) -> str:
     return str((meta.get("arch") or {}).get("prior", "none"))
 
 
+def policy_critic(meta: dict) -> dict | None:
+    """The afterstate critic's fields (``frames``, ``top_k``, ``hidden``) of a policy that has one
+    (``training.net.AfterstateCritic``), from the architecture in its metadata; None otherwise."""
+    critic = (meta.get("arch") or {}).get("critic")
+    return dict(critic) if isinstance(critic, dict) else None
+
+
+def policy_needs_infoset(meta: dict) -> bool:
+    """Whether an agent playing the policy reads the engine's information set of its seat: a
+    greedy logit prior and an afterstate critic are computed from it (R26)."""
+    return policy_prior(meta) != "none" or policy_critic(meta) is not None
+
+
 def check_compatible(meta: dict, card_set_hash: str | None = None, where: str = "policy",
                      n_players: int | None = None) -> None:
     """Raise PolicyMismatchError naming every field in which ``meta`` differs from this engine

@@ -10,6 +10,8 @@ electrify's own trainer (the one the shipped policies come from):
   ``RLlibConfig``);
 * :mod:`training.teacher` -- search-agent games as imitation data (``electrify teacher-data``,
   locally or on Ray) and their loader; the trainer imitates them with ``bc_data``;
+* :mod:`training.acquire_critic` -- add an afterstate critic to a policy and train it toward a
+  search's choice among the policy's best candidates (the card to buy, by default);
 * :mod:`training.ship` -- copy a trained policy into ``policies/`` with its metadata.
 
 On Ray RLlib (``pip install -e ".[ray]"``):

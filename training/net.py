@@ -31,13 +31,74 @@ from electrify_env.policy_meta import (
 )
 
 ARCH = "mlp-v1"
-"""Architecture id stored in every saved file (a file of another architecture is refused)."""
+"""Architecture id stored in every saved file without an afterstate critic (a file of an
+architecture this code does not read is refused)."""
+ARCH_CRITIC = "mlp-critic-v1"
+"""Architecture id of a network with an :class:`AfterstateCritic` (older code refuses such a
+file by its id instead of misreading it)."""
 MASKED_LOGIT = -1e8
 """Logit given to illegal actions (finite, so a row with one legal action stays well defined)."""
 ALGORITHM = "electrify PPO (training/selfplay.py)"
 PRIORS = ("none", "greedy")
 """Logit priors a network may add (``PolicyValueNet(prior=...)``): ``greedy`` adds
 ``prior_scale`` x greedy's one-ply values of the legal actions (``engine.search.greedy_prior``)."""
+
+
+class AfterstateCritic(nn.Module):
+    """A head that chooses among the policy's best candidates by scoring their afterstates.
+
+    At a decision of one of the types ``frames`` (names of
+    :data:`electrify_env.decision.FRAME_KINDS`) with at least two legal actions, a deterministic
+    agent (:class:`agents.trained.NetAgent`) takes the policy's ``top_k`` most likely legal
+    actions, the mover's observation after each in one determinization of its information set
+    (:func:`electrify_env.engine.afterstate.afterstate_observations`, R26), and plays the
+    candidate this head scores highest: a one-ply lookahead with a learned evaluation.  The
+    score of candidate ``j`` is an MLP (``hidden`` -> 1) over the policy trunk's embedding
+    ``h_j`` of its afterstate, ``h_j`` minus the candidates' mean embedding, and its logit's gap
+    to the best candidate's (divided by 10, floored at -3).  It reads the policy's own trunk,
+    which stays frozen while the head learns (:mod:`training.acquire_critic`: the head learns
+    to rank the candidates as a search does), so it adds only the head's weights.
+
+    Args:
+        width: the trunk's output width (``hidden[-1]`` of the network).
+        frames: decision types it chooses at (default ``("acquire",)``).
+        top_k: candidates (the policy's most likely legal actions), at least 2.
+        hidden: width of the head's hidden layer.
+        init: zero the output layer (the untrained head scores every candidate 0, so the agent
+            plays the policy's choice); False for weights about to be loaded.
+    """
+
+    def __init__(self, width: int, frames: Sequence[str] = ("acquire",), top_k: int = 3,
+                 hidden: int = 128, init: bool = True) -> None:
+        super().__init__()
+        from electrify_env.decision import parse_frame_kinds
+
+        if int(top_k) < 2:
+            raise ValueError(f"an afterstate critic needs top_k >= 2 candidates, got {top_k!r}")
+        if int(hidden) <= 0:
+            raise ValueError(f"the critic's hidden width must be positive, got {hidden!r}")
+        self.frames = [str(f) for f in frames]
+        self.frame_codes = frozenset(parse_frame_kinds(",".join(self.frames)))
+        self.top_k, self.hidden = int(top_k), int(hidden)
+        self.mlp = nn.Sequential(nn.Linear(2 * int(width) + 1, self.hidden), nn.ReLU(), nn.Linear(self.hidden, 1))
+        if init:
+            nn.init.zeros_(self.mlp[2].weight)
+            nn.init.zeros_(self.mlp[2].bias)
+
+    def forward(self, h: torch.Tensor, valid: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:
+        """Scores (B, K) of K candidates per decision: ``h`` (B, K, width) trunk embeddings of
+        the afterstates, ``valid`` (B, K) bool (a decision may have fewer than K candidates),
+        ``logits`` (B, K) the policy's logits of the candidates, best first.  Invalid
+        candidates score :data:`MASKED_LOGIT`."""
+        v = valid[:, :, None].to(h.dtype)
+        mean = (h * v).sum(1, keepdim=True) / v.sum(1, keepdim=True).clamp(min=1.0)
+        gap = ((logits - logits[:, :1]) / 10.0).clamp(min=-3.0)[:, :, None]
+        s = self.mlp(torch.cat([h, h - mean, gap], -1)).squeeze(-1)
+        return s.masked_fill(~valid, MASKED_LOGIT)
+
+    def config(self) -> dict:
+        """The fields saved in the policy file's architecture (``arch["critic"]``)."""
+        return {"frames": list(self.frames), "top_k": self.top_k, "hidden": self.hidden}
 
 
 class PolicyValueNet(nn.Module):
@@ -58,10 +119,13 @@ class PolicyValueNet(nn.Module):
         prior_scale: weight of the prior in the logits (> 0).
         prior_weights: the greedy evaluation weights of the prior (default: the greedy agent's,
             ``configs/agents/greedy.yaml``).
+        critic: the fields of an :class:`AfterstateCritic` (``frames``, ``top_k``, ``hidden``)
+            to add one (None: no critic).
     """
 
     def __init__(self, n_players: int, hidden: Sequence[int] = (256, 128), init: bool = True,
-                 prior: str = "none", prior_scale: float = 2.0, prior_weights: Sequence[float] | None = None) -> None:
+                 prior: str = "none", prior_scale: float = 2.0, prior_weights: Sequence[float] | None = None,
+                 critic: dict | None = None) -> None:
         super().__init__()
         if not 1 <= int(n_players) <= 4:
             raise ValueError(f"n_players must be 1-4, got {n_players!r}")
@@ -98,6 +162,7 @@ class PolicyValueNet(nn.Module):
             nn.init.zeros_(self.pi.bias)
             nn.init.orthogonal_(self.v.weight, 1.0)
             nn.init.zeros_(self.v.bias)
+        self.critic = None if critic is None else AfterstateCritic(width, init=init, **critic)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor,
                 prior: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
@@ -135,6 +200,8 @@ class PolicyValueNet(nn.Module):
         if self.prior != "none":
             out |= {"prior": self.prior, "prior_scale": self.prior_scale,
                     "prior_weights": [float(w) for w in self.prior_weights]}
+        if self.critic is not None:
+            out |= {"arch": ARCH_CRITIC, "critic": self.critic.config()}
         return out
 
     @torch.inference_mode()
@@ -160,6 +227,19 @@ class PolicyValueNet(nn.Module):
         return torch.multinomial(probs, 1, generator=generator).squeeze(-1).numpy().astype(np.int64)
 
 
+@torch.inference_mode()
+def critic_choice(net: PolicyValueNet, after: np.ndarray, logits: np.ndarray) -> int:
+    """Index of the candidate ``net``'s afterstate critic scores highest: ``after`` (K, >=
+    n_inputs) float32 afterstate observations, ``logits`` (K,) the policy's logits of the
+    candidates, best first.  ValueError if ``net`` has no critic."""
+    if net.critic is None:
+        raise ValueError("this network has no afterstate critic")
+    k = len(logits)
+    h = net.embed(torch.as_tensor(np.ascontiguousarray(after[:, :net.n_inputs]), dtype=torch.float32))
+    s = net.critic(h[None], torch.ones(1, k, dtype=torch.bool), torch.as_tensor(np.asarray(logits, np.float32))[None])
+    return int(s[0].argmax())
+
+
 def compute_prior(net: PolicyValueNet, States: np.ndarray, T: np.ndarray, rows: np.ndarray,
                   rng: np.random.Generator) -> np.ndarray | None:
     """The logit prior of ``net`` for the movers of ``rows`` of the engine states ``States`` (the
@@ -182,10 +262,14 @@ def transfer_weights(src: PolicyValueNet, dst: PolicyValueNet) -> PolicyValueNet
     ``dst``.  The observation layouts share their prefix, so the first layer's columns map one
     to one: columns ``dst`` has and ``src`` lacks (the blocks of seats ``src`` never saw) start
     at zero, and a wider ``dst`` plays exactly as ``src`` until it trains; columns ``src`` has
-    and ``dst`` lacks are dropped.  ValueError if the hidden sizes differ."""
+    and ``dst`` lacks are dropped.  An afterstate critic is not carried over (it scores the
+    embeddings of the trunk it was trained on, which ``dst`` will change): ``dst`` keeps its own.
+    ValueError if the hidden sizes differ."""
     if list(src.hidden) != list(dst.hidden):
         raise ValueError(f"cannot transfer weights between hidden sizes {src.hidden} and {dst.hidden}")
-    state = {k: v.detach().clone() for k, v in src.state_dict().items()}
+    state = {k: v.detach().clone() for k, v in src.state_dict().items() if not k.startswith("critic.")}
+    if dst.critic is not None:
+        state |= {f"critic.{k}": v for k, v in dst.critic.state_dict().items()}
     w = state["trunk.0.weight"]
     first = torch.zeros(w.shape[0], dst.n_inputs, dtype=w.dtype)
     k = min(w.shape[1], dst.n_inputs)
@@ -241,15 +325,16 @@ def load_policy(path: str | Path, card_set_hash: str | None = None,
     try:
         blob = torch.load(p, map_location="cpu", weights_only=True)
         arch = blob["arch"]
-        if arch.get("arch") != ARCH:
+        if arch.get("arch") not in (ARCH, ARCH_CRITIC):
             raise PolicyMismatchError(f"policy {p} has architecture {arch.get('arch')!r}; this code "
-                                      f"reads {ARCH!r}")
+                                      f"reads {ARCH!r} and {ARCH_CRITIC!r}")
         prior = arch.get("prior", "none")
         if prior not in PRIORS:
             raise PolicyMismatchError(f"policy {p} adds the logit prior {prior!r}; this code "
                                       f"knows {', '.join(PRIORS)}")
         net = PolicyValueNet(arch["n_players"], arch["hidden"], init=False, prior=prior,
-                             prior_scale=arch.get("prior_scale", 2.0), prior_weights=arch.get("prior_weights"))
+                             prior_scale=arch.get("prior_scale", 2.0), prior_weights=arch.get("prior_weights"),
+                             critic=arch.get("critic") if arch["arch"] == ARCH_CRITIC else None)
         net.load_state_dict({k: v.to(torch.float32) for k, v in blob["state_dict"].items()})
     except PolicyMismatchError:
         raise

@@ -1,0 +1,184 @@
+"""Afterstate critics (``training.net.AfterstateCritic``): the jitted afterstates
+(``engine.afterstate``), the network and its file, the agent that plays it, and the trainer
+(``python -m training.acquire_critic collect`` / ``fit``)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from agents import make_agent
+from agents.base import seat_view
+from agents.mcts import pending_frame
+from electrify_env import Game
+from electrify_env.engine import layout as L
+from electrify_env.engine.afterstate import afterstate_observations
+from electrify_env.engine.observe import OBS_SIZE, face_features, obs_size
+from electrify_env.envs import SEAT_ENV_ID
+from electrify_env.envs._common import card_set_and_options
+from electrify_env.policy_meta import PolicyMismatchError, load_policy_metadata, policy_needs_infoset
+from training import acquire_critic
+from training.net import ARCH_CRITIC, AfterstateCritic, PolicyValueNet, critic_choice, load_policy, save_policy, transfer_weights
+
+CARDS, _ = card_set_and_options(None, ())
+
+
+def _critic_file(tmp_path, head: float = 0.0, name: str = "c.pt"):
+    """A 2-player network with a greedy prior and an acquire critic whose output layer is
+    ``head`` everywhere (0: silent), saved."""
+    torch.manual_seed(0)
+    net = PolicyValueNet(2, [16], prior="greedy", critic={"frames": ["acquire"], "top_k": 3, "hidden": 8})
+    with torch.no_grad():
+        net.critic.mlp[2].weight.fill_(head)
+    return save_policy(net, tmp_path / name, CARDS.hash, SEAT_ENV_ID), net
+
+
+def test_afterstates_are_what_the_mover_sees_after_the_real_move():
+    """The mover's observation after a candidate in a determinization of its information set is
+    its observation after that move in the real game: at the acquire decision nothing it cannot
+    see enters its observation (R26), whatever the hidden cards were sampled as."""
+    rng = np.random.default_rng(0)
+    checked = 0
+    for seed in range(3):
+        game = Game(2, seed=seed)
+        ff = face_features(game.cards.table)
+        n_in = obs_size(2)
+        det, work, row = np.empty(L.S_SIZE, np.int64), np.empty(L.S_SIZE, np.int64), np.zeros(OBS_SIZE, np.float32)
+        while not game.is_terminal:
+            view = seat_view(game)
+            legal = np.flatnonzero(view.mask)
+            if legal.size > 1 and pending_frame(view.infoset) == L.FT_ACQUIRE:
+                cands = legal[:4].astype(np.int64)
+                out = np.zeros((len(cands), n_in), np.float32)
+                afterstate_observations(view.infoset, view.table, ff, np.int64(view.seat),
+                                        np.int64(rng.integers(1 << 40)), cands, np.int64(len(cands)),
+                                        np.int64(n_in), det, work, row, out)
+                for j, a in enumerate(cands):
+                    real = game.copy()
+                    real.step(int(a))
+                    assert np.array_equal(out[j], real.observe(view.seat)[:n_in]), (seed, int(a))
+                    checked += 1
+            game.step(int(rng.choice(legal)))
+    assert checked >= 60
+
+
+def test_a_silent_critic_plays_exactly_as_its_policy(tmp_path):
+    """An untrained critic scores every candidate 0, so the agent plays the policy's own choice
+    (the candidates are the policy's most likely actions, best first); the same agent seed gives
+    the same prior determinization."""
+    path, net = _critic_file(tmp_path)
+    plain = save_policy(PolicyValueNet(2, [16], prior="greedy"), tmp_path / "plain.pt", CARDS.hash, SEAT_ENV_ID)
+    state = {k: v for k, v in net.state_dict().items() if not k.startswith("critic.")}
+    back, _ = load_policy(plain)
+    back.load_state_dict(state)
+    save_policy(back, plain, CARDS.hash, SEAT_ENV_ID)
+    with_critic, without = make_agent(f"net:path={path}"), make_agent(f"net:path={plain}")
+    assert with_critic.needs_infoset
+    game, rng, acquired = Game(2, seed=5), np.random.default_rng(1), 0
+    while not game.is_terminal:
+        view = seat_view(game)
+        without.reset(len(game.history))
+        with_critic.reset(len(game.history))
+        a = with_critic.act(view)
+        assert a == without.act(view)
+        acquired += pending_frame(view.infoset) == L.FT_ACQUIRE and int(view.mask.sum()) > 1
+        game.step(int(rng.choice(np.flatnonzero(view.mask))) if rng.random() < 0.3 else a)
+    assert acquired >= 10
+
+
+def test_the_critic_decides_at_its_decision_types_only(tmp_path):
+    """A critic that scores a candidate by its logit gap alone (weights on the gap input only)
+    changes choices at acquire decisions and nowhere else."""
+    path, net = _critic_file(tmp_path, head=0.0, name="gap.pt")
+    with torch.no_grad():
+        net.critic.mlp[0].weight.zero_()
+        net.critic.mlp[0].bias.fill_(1.0)
+        net.critic.mlp[0].weight[:, -1] = -1.0      # prefers the candidate furthest below the best
+        net.critic.mlp[2].weight.fill_(1.0)
+    save_policy(net, path, CARDS.hash, SEAT_ENV_ID)
+    agent = make_agent(f"net:path={path}")
+    game, changed = Game(2, seed=2), {}
+    while not game.is_terminal:
+        view = seat_view(game)
+        agent.reset(len(game.history))
+        a = agent.act(view)
+        logits = agent.logits(view)
+        f = pending_frame(view.infoset)
+        if a != int(np.argmax(logits)):
+            changed[f] = changed.get(f, 0) + 1
+        game.step(int(np.argmax(logits)))
+    assert set(changed) == {L.FT_ACQUIRE}
+
+
+def test_critic_file_round_trip_transfer_and_refusals(tmp_path):
+    path, net = _critic_file(tmp_path, head=0.5)
+    back, meta = load_policy(path, card_set_hash=CARDS.hash, n_players=2)
+    assert meta["arch"]["arch"] == ARCH_CRITIC and meta["arch"]["critic"] == {"frames": ["acquire"], "top_k": 3, "hidden": 8}
+    assert policy_needs_infoset(load_policy_metadata(path))
+    for k, v in net.state_dict().items():
+        assert torch.allclose(back.state_dict()[k], v.to(torch.float16).to(torch.float32))
+    after = np.random.default_rng(0).random((3, back.n_inputs)).astype(np.float32)
+    assert 0 <= critic_choice(back, after, np.array([2.0, 1.0, 0.5], np.float32)) < 3
+    plain = transfer_weights(back, PolicyValueNet(3, [16], prior="greedy"))   # the critic stays behind
+    assert plain.critic is None
+    with pytest.raises(ValueError, match="no afterstate critic"):
+        critic_choice(plain, after, np.zeros(3, np.float32))
+    blob = torch.load(path, weights_only=True)
+    blob["arch"]["arch"] = "mlp-critic-v9"
+    torch.save(blob, path)
+    with pytest.raises(PolicyMismatchError, match="architecture 'mlp-critic-v9'"):
+        load_policy(path)
+    with pytest.raises(ValueError, match="top_k >= 2"):
+        AfterstateCritic(16, top_k=1)
+    with pytest.raises(ValueError, match="unknown"):
+        AfterstateCritic(16, frames=["shopping"])
+
+
+def test_collect_and_fit_save_a_policy_whose_critic_plays(tmp_path, capsys):
+    out = tmp_path / "data"
+    acquire_critic.main(["collect", "--out", str(out), "--games", "2", "--shard", "1", "--ndet", "2",
+                         "--horizon", "1", "--seed", "3"])
+    log = capsys.readouterr().out
+    assert "2 games," in log
+    files = sorted(out.glob("critic-s3-*.npz"))
+    assert len(files) == 2
+    d = np.load(files[0])
+    n = len(d["game"])
+    assert n >= 5 and d["after"].shape == (n, 3, obs_size(2)) and d["cand"].shape == (n, 3)
+    ok = np.isfinite(d["value"])
+    assert ok[:, :2].all() and ((d["value"][ok] >= 0) & (d["value"][ok] <= 1)).all()
+    assert (np.diff(np.where(ok, d["logit"], -np.inf), axis=1) <= 0).all()   # candidates best first
+    assert json.loads(str(d["info"]))["ndet"] == 2
+    save = tmp_path / "p.pt"
+    acquire_critic.main(["fit", str(out), "--epochs", "2", "--save", str(save)])
+    log = capsys.readouterr().out
+    assert "pass 0 (the policy's choice)" in log and "pass 2:" in log and "saved" in log
+    meta = load_policy_metadata(save)
+    assert meta["critic_training"]["data"]["games"] == 2 and meta["critic_training"]["critic_of"]["path"]
+    assert meta["steps"] == load_policy_metadata("policies/electrify-2p.pt")["steps"]
+    agent = make_agent(f"net:path={save}")
+    game = Game(2, seed=11)
+    rand = make_agent("random")
+    rand.reset(1)
+    agent.reset(2)
+    while not game.is_terminal:
+        view = seat_view(game)
+        game.step(agent.act(view) if view.seat == 0 else rand.act(view))
+    assert game.scores()[0] > game.scores()[1]
+
+
+def test_fit_refuses_shards_collected_with_different_settings(tmp_path):
+    out = tmp_path / "data"
+    acquire_critic.main(["collect", "--out", str(out), "--games", "1", "--ndet", "1", "--horizon", "1", "--seed", "1"])
+    acquire_critic.main(["collect", "--out", str(out), "--games", "1", "--ndet", "2", "--horizon", "1", "--seed", "2"])
+    with pytest.raises(SystemExit, match="different settings"):
+        acquire_critic.main(["fit", str(out), "--epochs", "1"])
+    with pytest.raises(SystemExit, match="no critic-"):
+        acquire_critic.main(["fit", str(tmp_path / "empty"), "--epochs", "1"])
+    with pytest.raises(SystemExit, match="not a policy for 2-4 player games"):
+        acquire_critic.main(["collect", "--policy", "policies/electrify-solo.pt", "--out", str(tmp_path / "solo")])
+    for bad in (["fit", str(out), "--lr", "0"], ["collect", "--top-k", "1"], ["collect", "--frames", "shopping"]):
+        with pytest.raises(SystemExit):
+            acquire_critic.main(bad)
