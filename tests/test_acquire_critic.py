@@ -136,6 +136,15 @@ def test_critic_file_round_trip_transfer_and_refusals(tmp_path):
         AfterstateCritic(16, frames=["shopping"])
 
 
+def test_ship_keeps_the_critic_when_it_adds_a_prior(tmp_path):
+    from training.ship import ship
+    net = PolicyValueNet(2, [16], critic={"frames": ["acquire"], "top_k": 2, "hidden": 4})
+    src = save_policy(net, tmp_path / "c.pt", CARDS.hash, SEAT_ENV_ID)
+    back, meta = load_policy(ship(src, tmp_path / "shipped.pt", prior="greedy"))
+    assert back.prior == "greedy" and meta["arch"]["critic"] == {"frames": ["acquire"], "top_k": 2, "hidden": 4}
+    assert torch.allclose(back.critic.mlp[0].weight, net.critic.mlp[0].weight.to(torch.float16).float())
+
+
 def test_collect_and_fit_save_a_policy_whose_critic_plays(tmp_path, capsys):
     out = tmp_path / "data"
     acquire_critic.main(["collect", "--out", str(out), "--games", "2", "--shard", "1", "--ndet", "2",

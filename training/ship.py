@@ -32,7 +32,8 @@ def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scal
     if prior not in (None, "none"):
         if net.prior != "none":
             raise ValueError(f"{src} already adds the {net.prior!r} prior")
-        wrapped = PolicyValueNet(net.n_players, net.hidden, init=False, prior=prior, prior_scale=prior_scale)
+        wrapped = PolicyValueNet(net.n_players, net.hidden, init=False, prior=prior, prior_scale=prior_scale,
+                                 critic=None if net.critic is None else net.critic.config())
         wrapped.load_state_dict(net.state_dict())
         net = wrapped.eval()
         extra["prior_added"] = {"prior": prior, "prior_scale": float(prior_scale), "from": str(src)}
