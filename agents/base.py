@@ -166,6 +166,13 @@ class Agent(ABC):
         return f"<{type(self).__name__} {self.spec}>"
 
 
+def top_actions(values: np.ndarray, k: int) -> np.ndarray:
+    """The (at most) ``k`` action ids of highest finite value in ``values`` (``N_ACTIONS`` long;
+    illegal actions at -inf), best first, ties to the lower id: int64."""
+    finite = np.flatnonzero(np.isfinite(values))
+    return finite[np.argsort(-values[finite], kind="stable")][:k].astype(np.int64)
+
+
 def check_legal(view: SeatView, action: int, who: str) -> int:
     """Return ``action`` as an int, or raise AgentError if the mask does not allow it."""
     a = int(action)

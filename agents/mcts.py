@@ -44,7 +44,7 @@ import numpy as np
 from electrify_env.engine import layout as L
 from electrify_env.engine import search as SR
 
-from .base import SeatView
+from .base import SeatView, top_actions
 from .greedy import SEED_LIMIT, GreedyAgent
 from .registry import AGENTS, check_params
 
@@ -142,9 +142,7 @@ class MCTSAgent(GreedyAgent):
 
     def candidates(self, vals: np.ndarray) -> np.ndarray:
         """The ``top_k`` actions of highest one-ply value (best first)."""
-        finite = np.flatnonzero(np.isfinite(vals))
-        order = finite[np.argsort(-vals[finite], kind="stable")]
-        return order[: self.top_k].astype(np.int64)
+        return top_actions(vals, self.top_k)
 
     def reset(self, seed: int = 0) -> None:
         """Reseed the agent (and its guide)."""

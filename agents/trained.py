@@ -29,7 +29,7 @@ import numpy as np
 
 from electrify_env.policy_meta import check_compatible, load_policy_metadata, policy_needs_infoset, policy_players
 
-from .base import Agent, AgentError, SeatView, check_legal
+from .base import Agent, AgentError, SeatView, check_legal, top_actions
 from .registry import NETWORK_ONLY_2P, POLICY_DIR, SHIPPED, check_params
 
 class _Prior:
@@ -138,10 +138,8 @@ class NetAgent(Agent):
 
         from .greedy import SEED_LIMIT
 
-        logits = net.policy_logits(view.observation[None, :], view.mask[None, :],
-                                   self._prior_row(view, net))[0].numpy()
-        legal = np.flatnonzero(view.mask)
-        cands = legal[np.argsort(-logits[legal], kind="stable")][:net.critic.top_k].astype(np.int64)
+        logits = self.logits(view)
+        cands = top_actions(logits, net.critic.top_k)
         c = self._crit
         if c is None or c[0] is not view.table:
             c = self._crit = (view.table, face_features(view.table), np.empty(S_SIZE, np.int64),

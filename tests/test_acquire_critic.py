@@ -69,11 +69,8 @@ def test_a_silent_critic_plays_exactly_as_its_policy(tmp_path):
     (the candidates are the policy's most likely actions, best first); the same agent seed gives
     the same prior determinization."""
     path, net = _critic_file(tmp_path)
-    plain = save_policy(PolicyValueNet(2, [16], prior="greedy"), tmp_path / "plain.pt", CARDS.hash, SEAT_ENV_ID)
-    state = {k: v for k, v in net.state_dict().items() if not k.startswith("critic.")}
-    back, _ = load_policy(plain)
-    back.load_state_dict(state)
-    save_policy(back, plain, CARDS.hash, SEAT_ENV_ID)
+    plain = save_policy(transfer_weights(net, PolicyValueNet(2, [16], prior="greedy")), tmp_path / "plain.pt",
+                        CARDS.hash, SEAT_ENV_ID)
     with_critic, without = make_agent(f"net:path={path}"), make_agent(f"net:path={plain}")
     assert with_critic.needs_infoset
     game, rng, acquired = Game(2, seed=5), np.random.default_rng(1), 0

@@ -48,6 +48,7 @@ def collect(args) -> None:
     import torch
 
     from agents import make_agent, seat_view
+    from agents.base import top_actions
     from agents.mcts import pending_frame
     from electrify_env import Game
     from electrify_env.decision import parse_frame_kinds
@@ -86,7 +87,7 @@ def collect(args) -> None:
                 continue
             logits = learner.logits(view)
             if pending_frame(view.infoset) in frames:
-                cands = legal[np.argsort(-logits[legal], kind="stable")][:K].astype(np.int64)
+                cands = top_actions(logits, K)
                 k, seed = len(cands), np.int64(rng.integers(1 << 40))
                 totals = np.zeros(k)
                 paired_search(view.infoset, view.table, np.int64(view.seat), W, cands, np.int64(k),
@@ -99,7 +100,7 @@ def collect(args) -> None:
                 for key, v in (("after", after), ("cand", cand), ("value", value), ("logit", lg), ("game", gseed)):
                     buf[key].append(v)
                 n += 1
-            game.step(int(legal[np.argmax(logits[legal])]))
+            game.step(int(np.argmax(logits)))   # illegal ids are -inf
         if (gi + 1) % args.shard == 0 or gi + 1 == args.games:
             info = {"policy": str(args.policy), "frames": args.frames, "top_k": K, "ndet": args.ndet,
                     "horizon": args.horizon, "games": gi % args.shard + 1, "seconds": time.perf_counter() - shard_t0}
@@ -137,7 +138,7 @@ def fit(args) -> None:
     """Train the critic and save the policy with it (see the module docstring)."""
     import torch
 
-    from training.net import PolicyValueNet, load_policy, save_policy
+    from training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -145,12 +146,9 @@ def fit(args) -> None:
     src, meta = load_policy(args.policy)
     if str(Path(info["policy"]).resolve()) != str(Path(args.policy).resolve()):
         print(f"note: the shards were collected with {info['policy']}, the critic is added to {args.policy}")
-    net = PolicyValueNet(src.n_players, src.hidden, init=True, prior=src.prior, prior_scale=src.prior_scale,
-                         prior_weights=src.prior_weights,
-                         critic={"frames": info["frames"].split(","), "top_k": info["top_k"], "hidden": args.hidden})
-    state = {k: v for k, v in src.state_dict().items() if not k.startswith("critic.")}
-    net.load_state_dict(state | {f"critic.{k}": v for k, v in net.critic.state_dict().items()})
-    net.eval()
+    net = transfer_weights(src, PolicyValueNet(
+        src.n_players, src.hidden, init=True, prior=src.prior, prior_scale=src.prior_scale, prior_weights=src.prior_weights,
+        critic={"frames": info["frames"].split(","), "top_k": info["top_k"], "hidden": args.hidden})).eval()
     for p in net.parameters():
         p.requires_grad_(False)
     for p in net.critic.parameters():
