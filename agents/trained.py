@@ -100,7 +100,37 @@ class NetAgent(Agent):
             if trained not in (None, 1) and trained != n:
                 raise AgentError(f"policy {path} was trained for {trained}-player games, not {n}")
             self._nets[n], self._paths[n] = net, path
+            if net.critic is not None and view.infoset is not None:
+                self._warm_critic(view, net)
         return net
+
+    def _warm_critic(self, view: SeatView, net) -> None:
+        """Load the critic's compiled code and run its torch path once, with the policy, so that
+        no later move pays for it (the first critic move took 34 ms before).  Draws nothing from
+        the agent's generator: its play is the same with or without this."""
+        from training.net import critic_choice
+
+        legal = np.flatnonzero(view.mask)
+        if legal.size:
+            self._afterstates(view, net, legal[:1].astype(np.int64), 0)
+        critic_choice(net, np.zeros((net.critic.top_k, net.n_inputs), np.float32),
+                      np.zeros(net.critic.top_k, np.float32))
+
+    def _afterstates(self, view: SeatView, net, cands: np.ndarray, seed: int) -> np.ndarray:
+        """The seat's observations after each of ``cands`` in the determinization ``seed`` of its
+        information set (:func:`electrify_env.engine.afterstate.afterstate_observations`)."""
+        from electrify_env.engine.afterstate import afterstate_observations
+        from electrify_env.engine.layout import S_SIZE
+        from electrify_env.engine.observe import OBS_SIZE, face_features
+
+        c = self._crit
+        if c is None or c[0] is not view.table:
+            c = self._crit = (view.table, face_features(view.table), np.empty(S_SIZE, np.int64),
+                              np.empty(S_SIZE, np.int64), np.zeros(OBS_SIZE, np.float32))
+        after = np.zeros((len(cands), net.n_inputs), np.float32)
+        afterstate_observations(view.infoset, view.table, c[1], np.int64(view.seat), np.int64(seed), cands,
+                                np.int64(len(cands)), np.int64(net.n_inputs), c[2], c[3], c[4], after)
+        return after
 
     def reset(self, seed: int = 0) -> None:
         """Reseed (a sampling policy samples with a torch generator seeded here)."""
@@ -131,23 +161,13 @@ class NetAgent(Agent):
         """The afterstate critic's choice among the policy's ``top_k`` most likely legal actions
         (:class:`training.net.AfterstateCritic`): their afterstates in one determinization of the
         seat's information set, drawn with the agent's generator."""
-        from electrify_env.engine.afterstate import afterstate_observations
-        from electrify_env.engine.layout import S_SIZE
-        from electrify_env.engine.observe import OBS_SIZE, face_features
         from training.net import critic_choice
 
         from .greedy import SEED_LIMIT
 
         logits = self.logits(view)
         cands = top_actions(logits, net.critic.top_k)
-        c = self._crit
-        if c is None or c[0] is not view.table:
-            c = self._crit = (view.table, face_features(view.table), np.empty(S_SIZE, np.int64),
-                              np.empty(S_SIZE, np.int64), np.zeros(OBS_SIZE, np.float32))
-        after = np.zeros((len(cands), net.n_inputs), np.float32)
-        afterstate_observations(view.infoset, view.table, c[1], np.int64(view.seat),
-                                np.int64(self.rng.integers(SEED_LIMIT)), cands, np.int64(len(cands)),
-                                np.int64(net.n_inputs), c[2], c[3], c[4], after)
+        after = self._afterstates(view, net, cands, int(self.rng.integers(SEED_LIMIT)))
         return int(cands[critic_choice(net, after, logits[cands])])
 
     def logits(self, view: SeatView) -> np.ndarray:

@@ -35,16 +35,18 @@ def _critic_file(tmp_path, head: float = 0.0, name: str = "c.pt"):
     return save_policy(net, tmp_path / name, CARDS.hash, SEAT_ENV_ID), net
 
 
-def test_afterstates_are_what_the_mover_sees_after_the_real_move():
+@pytest.mark.parametrize("scenario", [None, "long_haul"])
+def test_afterstates_are_what_the_mover_sees_after_the_real_move(scenario):
     """The mover's observation after a candidate in a determinization of its information set is
     its observation after that move in the real game: at the acquire decision nothing it cannot
-    see enters its observation (R26), whatever the hidden cards were sampled as."""
+    see enters its observation (R26), whatever the hidden cards were sampled as; in a 2-player
+    game and in a solo scenario."""
     rng = np.random.default_rng(0)
     checked = 0
     for seed in range(3):
-        game = Game(2, seed=seed)
+        game = Game(2, seed=seed) if scenario is None else Game(seed=seed, scenario=scenario)
         ff = face_features(game.cards.table)
-        n_in = obs_size(2)
+        n_in = obs_size(game.n_players)
         det, work, row = np.empty(L.S_SIZE, np.int64), np.empty(L.S_SIZE, np.int64), np.zeros(OBS_SIZE, np.float32)
         while not game.is_terminal:
             view = seat_view(game)
@@ -61,7 +63,7 @@ def test_afterstates_are_what_the_mover_sees_after_the_real_move():
                     assert np.array_equal(out[j], real.observe(view.seat)[:n_in]), (seed, int(a))
                     checked += 1
             game.step(int(rng.choice(legal)))
-    assert checked >= 60
+    assert checked >= (60 if scenario is None else 30)
 
 
 def test_a_silent_critic_plays_exactly_as_its_policy(tmp_path):
@@ -183,8 +185,33 @@ def test_fit_refuses_shards_collected_with_different_settings(tmp_path):
         acquire_critic.main(["fit", str(out), "--epochs", "1"])
     with pytest.raises(SystemExit, match="no critic-"):
         acquire_critic.main(["fit", str(tmp_path / "empty"), "--epochs", "1"])
-    with pytest.raises(SystemExit, match="not a policy for 2-4 player games"):
-        acquire_critic.main(["collect", "--policy", "policies/electrify-solo.pt", "--out", str(tmp_path / "solo")])
+    with pytest.raises(SystemExit, match="unknown scenario ids"):
+        acquire_critic.main(["collect", "--policy", "policies/electrify-solo.pt", "--scenarios", "nowhere",
+                             "--out", str(tmp_path / "solo")])
     for bad in (["fit", str(out), "--lr", "0"], ["collect", "--top-k", "1"], ["collect", "--frames", "shopping"]):
         with pytest.raises(SystemExit):
             acquire_critic.main(bad)
+
+
+def test_a_solo_policy_gets_a_critic_over_the_scenarios_in_turn(tmp_path, capsys):
+    """collect plays a solo policy's scenarios in turn (game i the i-th), fit adds the critic to
+    the solo policy, and the agent plays solo games with it."""
+    out = tmp_path / "solo"
+    acquire_critic.main(["collect", "--policy", "policies/electrify-solo.pt", "--scenarios", "first_light,net_zero",
+                         "--out", str(out), "--games", "2", "--ndet", "2", "--horizon", "1", "--seed", "4"])
+    d = np.load(next(out.glob("critic-s4-*.npz")))
+    info = json.loads(str(d["info"]))
+    assert info["players"] == 1 and info["scenarios"] == ["first_light", "net_zero"]
+    assert d["after"].shape[1:] == (3, obs_size(1)) and len(set(d["game"].tolist())) == 2
+    save = tmp_path / "solo-critic.pt"
+    acquire_critic.main(["fit", str(out), "--policy", "policies/electrify-solo.pt", "--epochs", "1", "--save", str(save)])
+    assert "saved" in capsys.readouterr().out
+    assert load_policy_metadata(save)["critic_training"]["data"]["scenarios"] == ["first_light", "net_zero"]
+    agent = make_agent(f"net:path={save}")
+    game = Game(seed=3, scenario="net_zero")
+    agent.reset(0)
+    while not game.is_terminal:
+        game.step(agent.act_in(game))
+    assert game.solo_result()["score"] > 0
+    with pytest.raises(SystemExit, match="collected with a 1-player policy"):
+        acquire_critic.main(["fit", str(out), "--epochs", "1"])

@@ -9,7 +9,9 @@ same with a learned evaluation of the mover's observation after each candidate, 
 pass instead of dozens of rollouts.
 
 ``collect`` plays seeded self-play games of the policy (its player count; its own choice at
-every decision, every seat, so the states are the policy's own) and, at each decision of the critic's types with at
+every decision, every seat, so the states are the policy's own; a solo policy plays the
+``--scenarios`` in turn, game i the i-th, where the search values a candidate against the
+scenario's target) and, at each decision of the critic's types with at
 least two legal actions, takes the policy's ``--top-k`` most likely actions and values each by
 a paired search (:func:`electrify_env.engine.search.paired_search`: ``--ndet`` determinizations
 of the mover's information set, every candidate played on the same samples by greedy rollouts
@@ -62,8 +64,15 @@ def collect(args) -> None:
     torch.set_num_threads(1)
     frames = parse_frame_kinds(args.frames)
     n_players = policy_players(load_policy_metadata(args.policy))
-    if n_players not in (2, 3, 4):
-        raise SystemExit(f"{args.policy} is not a policy for 2-4 player games (collect plays its player count)")
+    if n_players not in (1, 2, 3, 4):
+        raise SystemExit(f"{args.policy} records no player count (collect plays its player count)")
+    scenarios = [None]
+    if n_players == 1:   # a solo policy: the scenarios in turn, game i plays scenarios[i % len]
+        from electrify_env.scenarios import list_scenarios
+        scenarios = list_scenarios() if args.scenarios == "all" else [s for s in args.scenarios.split(",") if s]
+        unknown = sorted(set(scenarios) - set(list_scenarios()))
+        if unknown or not scenarios:
+            raise SystemExit(f"--scenarios: unknown scenario ids {unknown} (known: {', '.join(list_scenarios())})")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     learner = make_agent(f"net:path={args.policy}")
@@ -76,7 +85,8 @@ def collect(args) -> None:
     t0, n, shard_t0 = time.perf_counter(), 0, time.perf_counter()
     for gi in range(args.games):
         gseed = args.seed * 1_000_000 + gi
-        game = Game(n_players, seed=gseed)
+        scen = scenarios[gi % len(scenarios)]
+        game = Game(n_players, seed=gseed) if scen is None else Game(seed=gseed, scenario=scen)
         learner.reset(seed=gseed + 1)
         ff = face_features(game.cards.table)
         while not game.is_terminal:
@@ -102,7 +112,8 @@ def collect(args) -> None:
                 n += 1
             game.step(int(np.argmax(logits)))   # illegal ids are -inf
         if (gi + 1) % args.shard == 0 or gi + 1 == args.games:
-            info = {"policy": str(args.policy), "frames": args.frames, "top_k": K, "ndet": args.ndet,
+            info = {"policy": str(args.policy), "frames": args.frames, "players": n_players,
+                    **({"scenarios": scenarios} if n_players == 1 else {}), "top_k": K, "ndet": args.ndet,
                     "horizon": args.horizon, "games": gi % args.shard + 1, "seconds": time.perf_counter() - shard_t0}
             np.savez_compressed(out / f"critic-s{args.seed}-{gi // args.shard:05d}.npz",
                                 after=np.stack(buf["after"]) if buf["after"] else np.zeros((0, K, n_in), np.float32),
@@ -144,6 +155,9 @@ def fit(args) -> None:
     torch.manual_seed(args.seed)
     d, info = load_shards(args.folder)
     src, meta = load_policy(args.policy)
+    if info.get("players", src.n_players) != src.n_players:
+        raise SystemExit(f"the shards in {args.folder} were collected with a {info['players']}-player policy, "
+                         f"{args.policy} plays {src.n_players}")
     if str(Path(info["policy"]).resolve()) != str(Path(args.policy).resolve()):
         print(f"note: the shards were collected with {info['policy']}, the critic is added to {args.policy}")
     net = transfer_weights(src, PolicyValueNet(
@@ -226,7 +240,9 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(prog="python -m training.acquire_critic", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("collect", help="play, value the candidates, write shards")
-    c.add_argument("--policy", default=DEFAULT_POLICY, help="the 2-4 player policy (.pt) that plays and proposes candidates")
+    c.add_argument("--policy", default=DEFAULT_POLICY, help="the policy (.pt) that plays and proposes candidates")
+    c.add_argument("--scenarios", default="all",
+                   help="a solo policy's scenarios, comma-separated ids or 'all' (game i plays the i-th in turn)")
     c.add_argument("--frames", default="acquire", help="decision types (electrify_env.decision.FRAME_KINDS names, comma-separated)")
     c.add_argument("--top-k", type=int, default=3, help="candidates per decision (the policy's most likely)")
     c.add_argument("--ndet", type=int, default=12, help="determinizations (rollouts per candidate)")
