@@ -127,13 +127,18 @@ def fit(args) -> None:
     import torch
 
     from electrify_env.decision import FRAME_KINDS as names
-    from training.net import load_policy, save_policy
+    from training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     d, n_files = _load(args.folder)
     net, meta = load_policy(args.policy)
+    if net.critic is not None:   # it scores the embeddings of the trunk this fit changes
+        net = transfer_weights(net, PolicyValueNet(net.n_players, net.hidden, init=False, prior=net.prior,
+                                                   prior_scale=net.prior_scale, prior_weights=net.prior_weights))
+        print(f"note: {args.policy} has an afterstate critic; this fit tunes the policy without it "
+              "(the saved copy has none)")
     O = torch.from_numpy(d["obs"])
     M = torch.from_numpy(d["mask"])
     P = None if net.prior == "none" else torch.from_numpy(d["prior"])
