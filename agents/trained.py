@@ -100,8 +100,9 @@ class NetAgent(Agent):
             if trained not in (None, 1) and trained != n:
                 raise AgentError(f"policy {path} was trained for {trained}-player games, not {n}")
             self._nets[n], self._paths[n] = net, path
-            if net.critic is not None and view.infoset is not None:
-                self._warm_critic(view, net)
+        if net.critic is not None and view.infoset is not None and not getattr(net, "_warmed", False):
+            self._warm_critic(view, net)   # at the first view with an information set
+            net._warmed = True
         return net
 
     def _warm_critic(self, view: SeatView, net) -> None:
