@@ -85,6 +85,21 @@ def test_a_silent_critic_plays_exactly_as_its_policy(tmp_path):
         acquired += pending_frame(view.infoset) == L.FT_ACQUIRE and int(view.mask.sum()) > 1
         game.step(int(rng.choice(np.flatnonzero(view.mask))) if rng.random() < 0.3 else a)
     assert acquired >= 10
+    assert with_critic._nets[2]._warmed     # its compiled code was loaded with the policy (no draw)
+
+
+def test_the_critic_warms_at_the_first_view_with_an_information_set(tmp_path):
+    """A play session loads a seat's policy with a view that has no information set; the
+    critic's code is loaded at the seat's first real view, not left to its first critic move."""
+    from electrify_env.play.session import PlaySession
+    path, _ = _critic_file(tmp_path)
+    s = PlaySession(n_players=2, seats=[f"net:path={path}", "greedy"], seed=0)
+    agent = s._agents[0]
+    assert not getattr(agent._nets[2], "_warmed", False)
+    while s.game.current_player != 0:
+        s.step_bot()
+    s.step_bot()
+    assert agent._nets[2]._warmed
 
 
 def test_the_critic_decides_at_its_decision_types_only(tmp_path):
