@@ -230,3 +230,25 @@ def test_a_solo_policy_gets_a_critic_over_the_scenarios_in_turn(tmp_path, capsys
     assert game.solo_result()["score"] > 0
     with pytest.raises(SystemExit, match="collected with a 1-player policy"):
         acquire_critic.main(["fit", str(out), "--epochs", "1"])
+
+
+def test_fit_over_folders_of_other_decision_types_trains_one_critic_for_all(tmp_path, capsys):
+    a, b = tmp_path / "buy", tmp_path / "place"
+    acquire_critic.main(["collect", "--out", str(a), "--games", "1", "--ndet", "1", "--horizon", "1", "--seed", "1"])
+    acquire_critic.main(["collect", "--out", str(b), "--games", "1", "--ndet", "1", "--horizon", "1", "--seed", "2",
+                         "--frames", "place_sector,place_slot"])
+    save = tmp_path / "both.pt"
+    acquire_critic.main(["fit", str(a), str(b), "--epochs", "1", "--save", str(save)])
+    assert "saved" in capsys.readouterr().out
+    meta = load_policy_metadata(save)
+    assert meta["arch"]["critic"]["frames"] == ["acquire", "place_sector", "place_slot"]
+    assert meta["critic_training"]["data"]["games"] == 2
+    agent, game, seen = make_agent(f"net:path={save}"), Game(2, seed=4), set()
+    agent.reset(0)
+    while not game.is_terminal:
+        view = seat_view(game)
+        if int(view.mask.sum()) > 1:
+            seen.add(pending_frame(view.infoset))
+        game.step(agent.act(view))
+    assert {L.FT_ACQUIRE, L.FT_PLACE_SECTOR} <= seen
+    assert set(agent._nets[2].critic.frame_codes) >= {L.FT_ACQUIRE, L.FT_PLACE_SECTOR, L.FT_PLACE_SLOT}

@@ -31,6 +31,9 @@ the held-out games is saved as a policy file with the original's metadata plus
 ``critic_training``:
 
     python -m training.acquire_critic fit runs/aq --save runs/aq/electrify-2p-critic.pt
+
+``fit`` takes several folders, too: shards collected at other decision types (``collect
+--frames place_sector,place_slot``) train one critic for all of their types.
 """
 from __future__ import annotations
 
@@ -128,19 +131,24 @@ def collect(args) -> None:
             print(f"{gi + 1} games, {n:,} decisions, {dt:.0f} s, {(gi + 1) / dt * 3600:.0f} games/h", flush=True)
 
 
-def load_shards(folder: str) -> tuple[dict, dict]:
-    """The shards of ``folder`` joined (``after``, ``cand``, ``value``, ``logit``, ``game``) and
-    their provenance (``info`` of the first shard, with the games and seconds summed); SystemExit
-    if there are none, or if they were collected with different settings."""
-    files = sorted(glob.glob(str(Path(folder) / "critic-*.npz")))
+def load_shards(folders) -> tuple[dict, dict]:
+    """The shards of ``folders`` (one folder or several) joined (``after``, ``cand``, ``value``,
+    ``logit``, ``game``) and their provenance (``info`` of the first shard, with the games and
+    seconds summed and ``frames`` the union of the shards' decision types, so folders collected
+    at different decision types train one critic for all of them); SystemExit if there are
+    none, or if they were collected with different settings otherwise."""
+    folders = [folders] if isinstance(folders, (str, Path)) else list(folders)
+    files = sorted(f for folder in folders for f in glob.glob(str(Path(folder) / "critic-*.npz")))
     if not files:
-        raise SystemExit(f"no critic-*.npz shards in {folder}")
+        raise SystemExit(f"no critic-*.npz shards in {', '.join(map(str, folders))}")
     parts = [dict(np.load(f)) for f in files]
     infos = [json.loads(str(p.pop("info"))) for p in parts]
-    keys = ("policy", "frames", "top_k", "ndet", "horizon")
-    if any(tuple(i[k] for k in keys) != tuple(infos[0][k] for k in keys) for i in infos):
-        raise SystemExit(f"the shards in {folder} were collected with different settings ({', '.join(keys)})")
-    info = dict(infos[0], shards=len(files), games=sum(i["games"] for i in infos),
+    keys = ("policy", "top_k", "ndet", "horizon")
+    if any(tuple(i.get(k) for k in keys) != tuple(infos[0].get(k) for k in keys) for i in infos):
+        raise SystemExit(f"the shards in {', '.join(map(str, folders))} were collected with different settings "
+                         f"({', '.join(keys)})")
+    frames = list(dict.fromkeys(f for i in infos for f in i["frames"].split(",")))
+    info = dict(infos[0], frames=",".join(frames), shards=len(files), games=sum(i["games"] for i in infos),
                 seconds=round(sum(i["seconds"] for i in infos), 1))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}, info
 
@@ -153,10 +161,10 @@ def fit(args) -> None:
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    d, info = load_shards(args.folder)
+    d, info = load_shards(args.folders)
     src, meta = load_policy(args.policy)
     if info.get("players", src.n_players) != src.n_players:
-        raise SystemExit(f"the shards in {args.folder} were collected with a {info['players']}-player policy, "
+        raise SystemExit(f"the shards in {', '.join(args.folders)} were collected with a {info['players']}-player policy, "
                          f"{args.policy} plays {src.n_players}")
     if str(Path(info["policy"]).resolve()) != str(Path(args.policy).resolve()):
         print(f"note: the shards were collected with {info['policy']}, the critic is added to {args.policy}")
@@ -224,7 +232,7 @@ def fit(args) -> None:
         base = set(policy_metadata("", "")) | {"algorithm", "arch"}
         extra = {k: v for k, v in meta.items() if k not in base}
         extra["critic_training"] = {
-            "data": dict(info, folder=str(args.folder), decisions=int(len(keep))),
+            "data": dict(info, folder=",".join(args.folders), decisions=int(len(keep))),
             "teacher": f"paired greedy-rollout search over the policy's top {info['top_k']} "
                        f"({info['ndet']} determinizations, horizon {info['horizon']})",
             "epochs": args.epochs, "lr": args.lr, "ce": args.ce, "regret": args.regret, "hidden": args.hidden,
@@ -252,7 +260,7 @@ def main(argv=None) -> None:
     c.add_argument("--shard", type=int, default=50, help="games per shard file")
     c.add_argument("--out", default="runs/critic")
     f = sub.add_parser("fit", help="train the critic, save the policy with it")
-    f.add_argument("folder")
+    f.add_argument("folders", nargs="+", help="folders of shards (several: one critic for the union of their decision types)")
     f.add_argument("--policy", default=DEFAULT_POLICY, help="the policy the critic is added to")
     f.add_argument("--epochs", type=int, default=8)
     f.add_argument("--lr", type=float, default=1e-3)
