@@ -113,17 +113,20 @@ class NetAgent(Agent):
 
         legal = np.flatnonzero(view.mask)
         if legal.size:
-            self._afterstates(view, net, legal[:1].astype(np.int64), 0)
+            self.afterstates(view, legal[:1].astype(np.int64), 0, net)
         critic_choice(net, np.zeros((net.critic.top_k, net.n_inputs), np.float32),
                       np.zeros(net.critic.top_k, np.float32))
 
-    def _afterstates(self, view: SeatView, net, cands: np.ndarray, seed: int) -> np.ndarray:
-        """The seat's observations after each of ``cands`` in the determinization ``seed`` of its
-        information set (:func:`electrify_env.engine.afterstate.afterstate_observations`)."""
+    def afterstates(self, view: SeatView, cands: np.ndarray, seed: int, net=None) -> np.ndarray:
+        """The seat's observations (the policy's input prefix, float32 ``(len(cands), n_inputs)``)
+        after each of the legal actions ``cands`` (int64) in the determinization ``seed`` of its
+        information set (:func:`electrify_env.engine.afterstate.afterstate_observations`): what
+        the afterstate critic scores, and what :mod:`training.acquire_critic` stores."""
         from electrify_env.engine.afterstate import afterstate_observations
         from electrify_env.engine.layout import S_SIZE
         from electrify_env.engine.observe import OBS_SIZE, face_features
 
+        net = net if net is not None else self._net(view)
         c = self._crit
         if c is None or c[0] is not view.table:
             c = self._crit = (view.table, face_features(view.table), np.empty(S_SIZE, np.int64),
@@ -168,7 +171,7 @@ class NetAgent(Agent):
 
         logits = self.logits(view)
         cands = top_actions(logits, net.critic.top_k)
-        after = self._afterstates(view, net, cands, int(self.rng.integers(SEED_LIMIT)))
+        after = self.afterstates(view, cands, int(self.rng.integers(SEED_LIMIT)), net)
         return int(cands[critic_choice(net, after, logits[cands])])
 
     def logits(self, view: SeatView) -> np.ndarray:

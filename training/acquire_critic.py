@@ -57,9 +57,7 @@ def collect(args) -> None:
     from agents.mcts import pending_frame
     from electrify_env import Game
     from electrify_env.decision import parse_frame_kinds
-    from electrify_env.engine import layout as L
-    from electrify_env.engine.afterstate import afterstate_observations
-    from electrify_env.engine.observe import OBS_SIZE, face_features, obs_size
+    from electrify_env.engine.observe import obs_size
     from electrify_env.engine.search import paired_search
 
     from electrify_env.policy_meta import load_policy_metadata, policy_players
@@ -81,8 +79,6 @@ def collect(args) -> None:
     learner = make_agent(f"net:path={args.policy}")
     W = make_agent("mcts").W    # the reference search's weights (its rollouts explore nothing)
     K, n_in = args.top_k, obs_size(n_players)
-    det, work = np.empty(L.S_SIZE, np.int64), np.empty(L.S_SIZE, np.int64)
-    row = np.zeros(OBS_SIZE, np.float32)
     rng = np.random.default_rng(args.seed)
     buf: dict[str, list] = {k: [] for k in ("after", "cand", "value", "logit", "game")}
     t0, n, shard_t0 = time.perf_counter(), 0, time.perf_counter()
@@ -91,7 +87,6 @@ def collect(args) -> None:
         scen = scenarios[gi % len(scenarios)]
         game = Game(n_players, seed=gseed) if scen is None else Game(seed=gseed, scenario=scen)
         learner.reset(seed=gseed + 1)
-        ff = face_features(game.cards.table)
         while not game.is_terminal:
             view = seat_view(game)
             legal = np.flatnonzero(view.mask)
@@ -106,8 +101,7 @@ def collect(args) -> None:
                 paired_search(view.infoset, view.table, np.int64(view.seat), W, cands, np.int64(k),
                               np.int64(args.ndet), seed, np.int64(args.horizon), totals)
                 after = np.zeros((K, n_in), np.float32)
-                afterstate_observations(view.infoset, view.table, ff, np.int64(view.seat), seed, cands,
-                                        np.int64(k), np.int64(n_in), det, work, row, after)
+                after[:k] = learner.afterstates(view, cands, int(seed))   # what the critic scores in play
                 cand, value, lg = np.full(K, -1, np.int64), np.full(K, np.nan, np.float32), np.full(K, np.nan, np.float32)
                 cand[:k], value[:k], lg[:k] = cands, totals / args.ndet, logits[cands]
                 for key, v in (("after", after), ("cand", cand), ("value", value), ("logit", lg), ("game", gseed)):
