@@ -195,17 +195,20 @@ SHIPPED_KINDS = (("trained_solo", "TrainedSolo", SHIPPED[1], "solo scenarios (ev
 
 
 def _how_it_plays(path: Path) -> str:
-    """``network + greedy prior``, ``network only`` (either ``+ afterstate critic on ...``), from
-    a policy file's metadata."""
-    from electrify_env.policy_meta import load_policy_metadata, policy_critic, policy_prior
+    """``network + greedy prior``, ``network only`` (either ``+ afterstate critic on ...``; with
+    several critics, each one's decision types, separated by ``;``), from a policy file's
+    metadata."""
+    from electrify_env.policy_meta import load_policy_metadata, policy_critics, policy_prior
     try:
         meta = load_policy_metadata(path)
     except (OSError, ValueError):     # PolicyMismatchError is a ValueError
         return "network"
     how = "network + greedy prior" if policy_prior(meta) != "none" else "network only"
-    critic = policy_critic(meta)
-    if critic is not None:
-        how += f" + afterstate critic on {', '.join(critic.get('frames', []))}"
+    critics = policy_critics(meta)
+    if critics:
+        on = "; ".join(", ".join(c.get("frames", [])) + (f" (solo targets up to {c['max_target']})"
+                                                          if c.get("max_target") else "") for c in critics)
+        how += f" + afterstate critic{'s' if len(critics) > 1 else ''} on {on}"
     return how
 
 

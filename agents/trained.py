@@ -11,9 +11,9 @@ greedy``, :class:`training.net.PolicyValueNet`) also adds greedy's one-ply value
 actions, computed from one determinization of the seat's information set (R26): such an agent
 reads ``SeatView.infoset`` and cannot be used as an ``(observation, mask)`` callable.  A policy
 with an afterstate critic (:class:`training.net.AfterstateCritic`, trained by
-:mod:`training.acquire_critic`) chooses, at the decision types it names, among the policy's most
-likely legal actions by scoring the seat's observation after each (one determinization of its
-information set); it too reads the information set, and it is used in deterministic play only.  A policy saved for another observation
+:mod:`training.acquire_critic`; a policy may have several, each for its own decision types)
+chooses, at the decision types it names, among the policy's most likely legal actions by scoring
+the seat's observation after each (one determinization of its information set); it too reads the information set, and it is used in deterministic play only.  A policy saved for another observation
 layout, card set or player count is refused with a one-line
 :class:`~electrify_env.policy_meta.PolicyMismatchError`.
 
@@ -114,8 +114,9 @@ class NetAgent(Agent):
         legal = np.flatnonzero(view.mask)
         if legal.size:
             self.afterstates(view, legal[:1].astype(np.int64), 0, net)
-        critic_choice(net, np.zeros((net.critic.top_k, net.n_inputs), np.float32),
-                      np.zeros(net.critic.top_k, np.float32))
+        for critic in net.critics:
+            critic_choice(net, np.zeros((critic.top_k, net.n_inputs), np.float32),
+                          np.zeros(critic.top_k, np.float32), critic)
 
     def afterstates(self, view: SeatView, cands: np.ndarray, seed: int, net=None) -> np.ndarray:
         """The seat's observations (the policy's input prefix, float32 ``(len(cands), n_inputs)``)
@@ -148,8 +149,9 @@ class NetAgent(Agent):
         if net.critic is not None and self.deterministic and np.count_nonzero(view.mask) > 1:
             from .mcts import pending_frame
 
-            if pending_frame(view.infoset) in net.critic.frame_codes:
-                a = self._critic_act(view, net)
+            critic = net.critic_for(pending_frame(view.infoset), view.infoset)
+            if critic is not None:
+                a = self._critic_act(view, net, critic)
                 return check_legal(view, a, f"{self.spec!r} ({self._paths[int(view.n_players)]})")
         gen = None
         if not self.deterministic:
@@ -161,18 +163,19 @@ class NetAgent(Agent):
                     self._prior_row(view, net))[0]
         return check_legal(view, int(a), f"{self.spec!r} ({self._paths[int(view.n_players)]})")
 
-    def _critic_act(self, view: SeatView, net) -> int:
-        """The afterstate critic's choice among the policy's ``top_k`` most likely legal actions
-        (:class:`training.net.AfterstateCritic`): their afterstates in one determinization of the
-        seat's information set, drawn with the agent's generator."""
+    def _critic_act(self, view: SeatView, net, critic) -> int:
+        """``critic``'s choice (an :class:`training.net.AfterstateCritic` of ``net``, the one for
+        the pending decision type) among the policy's ``top_k`` most likely legal actions: their
+        afterstates in one determinization of the seat's information set, drawn with the agent's
+        generator."""
         from training.net import critic_choice
 
         from .greedy import SEED_LIMIT
 
         logits = self.logits(view)
-        cands = top_actions(logits, net.critic.top_k)
+        cands = top_actions(logits, critic.top_k)
         after = self.afterstates(view, cands, int(self.rng.integers(SEED_LIMIT)), net)
-        return int(cands[critic_choice(net, after, logits[cands])])
+        return int(cands[critic_choice(net, after, logits[cands], critic)])
 
     def logits(self, view: SeatView) -> np.ndarray:
         """The policy's logits (float32, ``N_ACTIONS``; -inf for the illegal actions): the

@@ -87,17 +87,22 @@ def policy_prior(meta: dict) -> str:
     return str((meta.get("arch") or {}).get("prior", "none"))
 
 
-def policy_critic(meta: dict) -> dict | None:
-    """The afterstate critic's fields (``frames``, ``top_k``, ``hidden``) of a policy that has one
-    (``training.net.AfterstateCritic``), from the architecture in its metadata; None otherwise."""
-    critic = (meta.get("arch") or {}).get("critic")
-    return dict(critic) if isinstance(critic, dict) else None
+def policy_critics(meta: dict) -> list[dict]:
+    """The fields (``frames``, ``top_k``, ``hidden``) of each afterstate critic of a policy
+    (``training.net.AfterstateCritic``; a file has none, one in ``arch["critic"]`` or several in
+    ``arch["critics"]``), from the architecture in its metadata."""
+    arch = meta.get("arch") or {}
+    several = arch.get("critics")
+    if isinstance(several, list):
+        return [dict(c) for c in several if isinstance(c, dict)]
+    critic = arch.get("critic")
+    return [dict(critic)] if isinstance(critic, dict) else []
 
 
 def policy_needs_infoset(meta: dict) -> bool:
     """Whether an agent playing the policy reads the engine's information set of its seat: a
     greedy logit prior and an afterstate critic are computed from it (R26)."""
-    return policy_prior(meta) != "none" or policy_critic(meta) is not None
+    return policy_prior(meta) != "none" or bool(policy_critics(meta))
 
 
 def check_compatible(meta: dict, card_set_hash: str | None = None, where: str = "policy",

@@ -16,7 +16,7 @@ from electrify_env import Game
 from electrify_env.engine import layout as L
 from electrify_env.engine.afterstate import afterstate_observations
 from electrify_env.engine.observe import OBS_SIZE, face_features, obs_size
-from electrify_env.envs import SEAT_ENV_ID
+from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options
 from electrify_env.policy_meta import PolicyMismatchError, load_policy_metadata, policy_needs_infoset
 from training import acquire_critic
@@ -252,3 +252,95 @@ def test_fit_over_folders_of_other_decision_types_trains_one_critic_for_all(tmp_
         game.step(agent.act(view))
     assert {L.FT_ACQUIRE, L.FT_PLACE_SECTOR} <= seen
     assert set(agent._nets[2].critic.frame_codes) >= {L.FT_ACQUIRE, L.FT_PLACE_SECTOR, L.FT_PLACE_SLOT}
+
+
+def _gap_critic(critic: AfterstateCritic) -> None:
+    """Make ``critic`` score a candidate by its logit gap alone, preferring the candidate
+    furthest below the best (so it departs from the policy wherever it decides)."""
+    with torch.no_grad():
+        critic.mlp[0].weight.zero_()
+        critic.mlp[0].bias.fill_(1.0)
+        critic.mlp[0].weight[:, -1] = -1.0
+        critic.mlp[2].weight.fill_(1.0)
+
+
+def test_several_critics_each_decide_at_their_own_types_and_round_trip(tmp_path):
+    """A network with two critics (buying; placing) saves and loads both (ARCH_CRITICS), each
+    decides at its own decision types only, and two critics for one type are refused."""
+    from training.net import ARCH_CRITICS
+    torch.manual_seed(0)
+    net = PolicyValueNet(2, [16], prior="greedy", critic=[{"frames": ["acquire"], "top_k": 3, "hidden": 8},
+                                                          {"frames": ["place_sector"], "top_k": 2, "hidden": 4}])
+    assert [c.frames for c in net.critics] == [["acquire"], ["place_sector"]]
+    assert net.critic_for(L.FT_PLACE_SECTOR) is net.critics[1] and net.critic_for(L.FT_PLAN) is None
+    _gap_critic(net.critics[1])          # the buying critic stays silent (the policy's choice)
+    path = save_policy(net, tmp_path / "two.pt", CARDS.hash, SEAT_ENV_ID)
+    back, meta = load_policy(path)
+    assert meta["arch"]["arch"] == ARCH_CRITICS and "critic" not in meta["arch"]
+    assert [c["frames"] for c in meta["arch"]["critics"]] == [["acquire"], ["place_sector"]]
+    for k, v in net.state_dict().items():
+        assert torch.allclose(back.state_dict()[k], v.to(torch.float16).to(torch.float32))
+    from agents.registry import _how_it_plays
+    assert _how_it_plays(path).endswith("afterstate critics on acquire; place_sector")
+    agent = make_agent(f"net:path={path}")
+    game, changed, placed = Game(2, seed=2), set(), 0
+    while not game.is_terminal:
+        view = seat_view(game)
+        agent.reset(len(game.history))
+        a, logits = agent.act(view), agent.logits(view)
+        f = pending_frame(view.infoset)
+        placed += f == L.FT_PLACE_SECTOR and int(view.mask.sum()) > 1
+        if a != int(np.argmax(logits)):
+            changed.add(f)
+        game.step(int(np.argmax(logits)))
+    assert placed >= 3 and changed == {L.FT_PLACE_SECTOR}
+    with pytest.raises(ValueError, match="same decision types"):
+        PolicyValueNet(2, [16], critic=[{"frames": ["acquire", "place_slot"]}, {"frames": ["place_slot"]}])
+
+
+def test_fit_keep_critics_adds_a_critic_beside_the_policys_own(tmp_path, capsys):
+    """``fit --keep-critics`` keeps the shipped 2-player file's buying critic unchanged, adds a
+    placing critic beside it and records how both were trained; a new critic for a type the
+    policy's critic already has is refused."""
+    place = tmp_path / "place"
+    acquire_critic.main(["collect", "--out", str(place), "--games", "1", "--ndet", "1", "--horizon", "1", "--seed", "2",
+                         "--frames", "place_sector,place_slot"])
+    save = tmp_path / "kept.pt"
+    acquire_critic.main(["fit", str(place), "--epochs", "1", "--keep-critics", "--save", str(save)])
+    assert "saved" in capsys.readouterr().out
+    net, meta = load_policy(save)
+    ship, ship_meta = load_policy("policies/electrify-2p.pt")
+    assert [c.frames for c in net.critics] == [["acquire"], ["place_sector", "place_slot"]]
+    for k, v in ship.critic.state_dict().items():
+        assert torch.equal(net.critic.state_dict()[k], v)
+    assert meta["critic_training"]["kept_critic_training"] == ship_meta["critic_training"]
+    assert meta["critic_training"]["frames"] == ["place_sector", "place_slot"]
+    buy = tmp_path / "buy"
+    acquire_critic.main(["collect", "--out", str(buy), "--games", "1", "--ndet", "1", "--horizon", "1", "--seed", "1"])
+    with pytest.raises(SystemExit, match="--keep-critics: two afterstate critics"):
+        acquire_critic.main(["fit", str(buy), "--epochs", "1", "--keep-critics"])
+
+
+@pytest.mark.parametrize("scenario, decides", [("first_light", True), ("long_haul", False)])
+def test_a_critic_with_max_target_decides_only_in_solo_games_up_to_that_target(tmp_path, scenario, decides):
+    """``max_target=20``: the placing critic decides in first_light (target 18), not in
+    long_haul (target 33), where the policy's choice stands; the file keeps the field."""
+    torch.manual_seed(0)
+    net = PolicyValueNet(1, [16], prior="greedy", critic=[{"frames": ["place_sector"], "top_k": 2, "hidden": 4,
+                                                          "max_target": 20}])
+    _gap_critic(net.critic)
+    path = save_policy(net, tmp_path / "solo.pt", CARDS.hash, SOLO_ENV_ID)
+    back, meta = load_policy(path)
+    assert meta["arch"]["critic"]["max_target"] == 20 and back.critic.max_target == 20
+    agent, game, changed, placed = make_agent(f"net:path={path}"), Game(seed=1, scenario=scenario), 0, 0
+    while not game.is_terminal:
+        view = seat_view(game)
+        agent.reset(len(game.history))
+        a, logits = agent.act(view), agent.logits(view)
+        if pending_frame(view.infoset) == L.FT_PLACE_SECTOR and int(view.mask.sum()) > 1:
+            placed += 1
+            changed += a != int(np.argmax(logits))
+        game.step(int(np.argmax(logits)))
+    assert placed >= 3 and (changed == placed if decides else changed == 0)
+    with pytest.raises(ValueError, match="max_target must be >= 0"):
+        AfterstateCritic(16, max_target=-1)

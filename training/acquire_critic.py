@@ -33,7 +33,12 @@ the held-out games is saved as a policy file with the original's metadata plus
     python -m training.acquire_critic fit runs/aq --save runs/aq/electrify-2p-critic.pt
 
 ``fit`` takes several folders, too: shards collected at other decision types (``collect
---frames place_sector,place_slot``) train one critic for all of their types.
+--frames place_sector,place_slot``) train one critic for all of their types.  With
+``--keep-critics`` the policy keeps the critics it has, unchanged, and the new one is added beside
+them for its own decision types (a network may have several critics, each choosing at the
+types it names): a critic for placing beside one for buying, each trained on its own data:
+
+    python -m training.acquire_critic fit runs/place --policy policies/electrify-solo.pt --keep-critics
 """
 from __future__ import annotations
 
@@ -162,12 +167,21 @@ def fit(args) -> None:
                          f"{args.policy} plays {src.n_players}")
     if str(Path(info["policy"]).resolve()) != str(Path(args.policy).resolve()):
         print(f"note: the shards were collected with {info['policy']}, the critic is added to {args.policy}")
-    net = transfer_weights(src, PolicyValueNet(
-        src.n_players, src.hidden, init=True, prior=src.prior, prior_scale=src.prior_scale, prior_weights=src.prior_weights,
-        critic={"frames": info["frames"].split(","), "top_k": info["top_k"], "hidden": args.hidden})).eval()
+    new = {"frames": info["frames"].split(","), "top_k": info["top_k"], "hidden": args.hidden,
+           "max_target": args.max_target}
+    kept_critics = src.critics if args.keep_critics else []
+    try:
+        net = transfer_weights(src, PolicyValueNet(
+            src.n_players, src.hidden, init=True, prior=src.prior, prior_scale=src.prior_scale,
+            prior_weights=src.prior_weights, critic=[c.config() for c in kept_critics] + [new])).eval()
+    except ValueError as err:   # the new critic's decision types overlap a kept one's
+        raise SystemExit(f"--keep-critics: {err}") from None
+    for old, mine in zip(kept_critics, net.critics):
+        mine.load_state_dict(old.state_dict())
+    head = net.critics[-1]      # the critic this fit trains
     for p in net.parameters():
         p.requires_grad_(False)
-    for p in net.critic.parameters():
+    for p in head.parameters():
         p.requires_grad_(True)
 
     valid_np = np.isfinite(d["value"])
@@ -187,7 +201,7 @@ def fit(args) -> None:
           f"({len(tr):,} training, {len(te):,} held out)", flush=True)
 
     def scores(ids: torch.Tensor) -> torch.Tensor:
-        return net.critic(H[ids], valid[ids], logit[ids])
+        return head(H[ids], valid[ids], logit[ids])
 
     def report(ids: np.ndarray) -> tuple[float, float]:
         with torch.no_grad():
@@ -198,9 +212,9 @@ def fit(args) -> None:
     ag, lost = report(te)
     print(f"pass 0 (the policy's choice): held-out agreement with the search's best {ag:.3f}, "
           f"value lost {lost:.4f}", flush=True)
-    opt = torch.optim.Adam(net.critic.parameters(), lr=args.lr)
+    opt = torch.optim.Adam(head.parameters(), lr=args.lr)
     rng = np.random.default_rng(args.seed)
-    kept, t0 = (lost, 0, {k: v.clone() for k, v in net.critic.state_dict().items()}, ag), time.perf_counter()
+    kept, t0 = (lost, 0, {k: v.clone() for k, v in head.state_dict().items()}, ag), time.perf_counter()
     for ep in range(args.epochs):
         order = rng.permutation(tr)
         for i in range(0, len(order), args.minibatch):
@@ -216,8 +230,8 @@ def fit(args) -> None:
         print(f"pass {ep + 1}: held-out agreement {ag:.3f}, value lost {lost:.4f} "
               f"(training {ag_tr:.3f}, {lost_tr:.4f})", flush=True)
         if lost < kept[0]:
-            kept = (lost, ep + 1, {k: v.clone() for k, v in net.critic.state_dict().items()}, ag)
-    net.critic.load_state_dict(kept[2])
+            kept = (lost, ep + 1, {k: v.clone() for k, v in head.state_dict().items()}, ag)
+    head.load_state_dict(kept[2])
     print(f"kept pass {kept[1]}: held-out agreement {kept[3]:.3f}, value lost {kept[0]:.4f}")
     if args.save:
         from electrify_env.policy_meta import policy_metadata
@@ -230,8 +244,11 @@ def fit(args) -> None:
             "teacher": f"paired greedy-rollout search over the policy's top {info['top_k']} "
                        f"({info['ndet']} determinizations, horizon {info['horizon']})",
             "epochs": args.epochs, "lr": args.lr, "ce": args.ce, "regret": args.regret, "hidden": args.hidden,
+            "frames": new["frames"], "max_target": args.max_target, "kept_critics": [c.config() for c in kept_critics],
             "kept_pass": kept[1], "held_out_agreement": round(kept[3], 4), "held_out_value_lost": round(kept[0], 5),
             "fit_seconds": round(time.perf_counter() - t0, 1), "critic_of": lineage(args.policy, meta)}
+        if kept_critics and "critic_training" in meta:   # how the kept critics were trained
+            extra["critic_training"]["kept_critic_training"] = meta["critic_training"]
         out = save_policy(net, args.save, meta["card_set_hash"], meta["env_id"],
                           algorithm=meta.get("algorithm", ALGORITHM), **extra)
         print(f"saved {out} ({out.stat().st_size / 1e6:.2f} MB)")
@@ -264,6 +281,11 @@ def main(argv=None) -> None:
     f.add_argument("--minibatch", type=int, default=256)
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--threads", type=int, default=1)
+    f.add_argument("--max-target", type=int, default=0,
+                   help="the critic decides only in solo games whose target is at most this (0: every game)")
+    f.add_argument("--keep-critics", action="store_true",
+                   help="keep the policy's afterstate critics (unchanged) and add this one beside them, for "
+                        "decision types none of them has (default: the new critic replaces them)")
     f.add_argument("--save", default=None, help="write the policy with its critic here (.pt)")
     args = ap.parse_args(argv)
     if args.cmd == "collect":
@@ -274,8 +296,8 @@ def main(argv=None) -> None:
             ap.error(str(err))
         if args.top_k < 2 or args.ndet < 1 or args.horizon < 1 or args.games < 1 or args.shard < 1:
             ap.error("--top-k must be at least 2, and --ndet, --horizon, --games, --shard at least 1")
-    elif args.epochs < 0 or args.hidden < 1 or args.minibatch < 1 or not args.lr > 0 or args.ce < 0 or args.regret < 0:
-        ap.error("--epochs and the loss weights --ce, --regret must be at least 0, --lr positive, "
+    elif args.epochs < 0 or args.max_target < 0 or args.hidden < 1 or args.minibatch < 1 or not args.lr > 0 or args.ce < 0 or args.regret < 0:
+        ap.error("--epochs, --max-target and the loss weights --ce, --regret must be at least 0, --lr positive, "
                  "--hidden and --minibatch at least 1")
     collect(args) if args.cmd == "collect" else fit(args)
 

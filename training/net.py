@@ -23,7 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from electrify_env.engine.layout import N_ACTIONS
+from electrify_env.engine.layout import N_ACTIONS, S_SOLO, S_SOLO_TARGET
 from electrify_env.engine.observe import obs_size
 from electrify_env.policy_meta import (
     PolicyMismatchError, check_compatible, load_policy_metadata, policy_metadata, policy_players,
@@ -36,6 +36,9 @@ architecture this code does not read is refused)."""
 ARCH_CRITIC = "mlp-critic-v1"
 """Architecture id of a network with an :class:`AfterstateCritic` (older code refuses such a
 file by its id instead of misreading it)."""
+ARCH_CRITICS = "mlp-critics-v1"
+"""Architecture id of a network with two or more afterstate critics, each for its own decision
+types (``arch["critics"]``, a list; a file with one keeps :data:`ARCH_CRITIC`'s format)."""
 MASKED_LOGIT = -1e8
 """Logit given to illegal actions (finite, so a row with one legal action stays well defined)."""
 ALGORITHM = "electrify PPO (training/selfplay.py)"
@@ -66,10 +69,12 @@ class AfterstateCritic(nn.Module):
         hidden: width of the head's hidden layer.
         init: zero the output layer (the untrained head scores every candidate 0, so the agent
             plays the policy's choice); False for weights about to be loaded.
+        max_target: decide only in solo games whose target (energy points to reach) is at most
+            this (elsewhere the policy decides); 0 (default): in every game.
     """
 
     def __init__(self, width: int, frames: Sequence[str] = ("acquire",), top_k: int = 3,
-                 hidden: int = 128, init: bool = True) -> None:
+                 hidden: int = 128, init: bool = True, max_target: int = 0) -> None:
         super().__init__()
         from electrify_env.decision import parse_frame_kinds
 
@@ -77,6 +82,9 @@ class AfterstateCritic(nn.Module):
             raise ValueError(f"an afterstate critic needs top_k >= 2 candidates, got {top_k!r}")
         if int(hidden) <= 0:
             raise ValueError(f"the critic's hidden width must be positive, got {hidden!r}")
+        if int(max_target) < 0:
+            raise ValueError(f"the critic's max_target must be >= 0 (0: every game), got {max_target!r}")
+        self.max_target = int(max_target)
         self.frames = [str(f) for f in frames]
         self.frame_codes = frozenset(parse_frame_kinds(",".join(self.frames)))
         self.top_k, self.hidden = int(top_k), int(hidden)
@@ -96,9 +104,16 @@ class AfterstateCritic(nn.Module):
         s = self.mlp(torch.cat([h, h - mean, gap], -1)).squeeze(-1)
         return s.masked_fill(~valid, MASKED_LOGIT)
 
+    def applies(self, state: np.ndarray) -> bool:
+        """Whether the critic decides in the game of engine state (or information set) ``state``:
+        always without ``max_target``; with it, in solo games of a target at most that."""
+        return self.max_target == 0 or bool(state[S_SOLO] and state[S_SOLO_TARGET] <= self.max_target)
+
     def config(self) -> dict:
-        """The fields saved in the policy file's architecture (``arch["critic"]``)."""
-        return {"frames": list(self.frames), "top_k": self.top_k, "hidden": self.hidden}
+        """The fields saved in the policy file's architecture (``arch["critic"]``; ``max_target``
+        only when set, so a critic without it saves what earlier versions saved)."""
+        out = {"frames": list(self.frames), "top_k": self.top_k, "hidden": self.hidden}
+        return out | ({"max_target": self.max_target} if self.max_target else {})
 
 
 class PolicyValueNet(nn.Module):
@@ -120,12 +135,13 @@ class PolicyValueNet(nn.Module):
         prior_weights: the greedy evaluation weights of the prior (default: the greedy agent's,
             ``configs/agents/greedy.yaml``).
         critic: the fields of an :class:`AfterstateCritic` (``frames``, ``top_k``, ``hidden``)
-            to add one (None: no critic).
+            to add one, or a list of such fields to add several, each choosing at its own
+            decision types (no type in two of them); None or ``[]``: no critic.
     """
 
     def __init__(self, n_players: int, hidden: Sequence[int] = (256, 128), init: bool = True,
                  prior: str = "none", prior_scale: float = 2.0, prior_weights: Sequence[float] | None = None,
-                 critic: dict | None = None) -> None:
+                 critic: dict | Sequence[dict] | None = None) -> None:
         super().__init__()
         if not 1 <= int(n_players) <= 4:
             raise ValueError(f"n_players must be 1-4, got {n_players!r}")
@@ -162,7 +178,31 @@ class PolicyValueNet(nn.Module):
             nn.init.zeros_(self.pi.bias)
             nn.init.orthogonal_(self.v.weight, 1.0)
             nn.init.zeros_(self.v.bias)
-        self.critic = None if critic is None else AfterstateCritic(width, init=init, **critic)
+        specs = [] if critic is None else [critic] if isinstance(critic, dict) else list(critic)
+        heads = [AfterstateCritic(width, init=init, **c) for c in specs]
+        for i, a in enumerate(heads):
+            for b in heads[:i]:
+                if a.frame_codes & b.frame_codes:
+                    raise ValueError(f"two afterstate critics choose at the same decision types "
+                                     f"({b.frames} and {a.frames}): give each type to one critic")
+        self.critic = heads[0] if heads else None
+        """The first afterstate critic (None: the network has none)."""
+        self.extra_critics = nn.ModuleList(heads[1:])
+        """The critics after the first (a network with several; state keys ``extra_critics.i.``)."""
+
+    @property
+    def critics(self) -> list[AfterstateCritic]:
+        """Every afterstate critic of the network, the first (:attr:`critic`) first."""
+        return ([] if self.critic is None else [self.critic]) + list(self.extra_critics)
+
+    def critic_for(self, frame: int, state: np.ndarray | None = None) -> AfterstateCritic | None:
+        """The critic that chooses at decision type ``frame`` (a ``layout.FT_*`` code) in the game
+        of engine state (or information set) ``state`` (:meth:`AfterstateCritic.applies`; None:
+        whatever the game), or None."""
+        for c in self.critics:
+            if frame in c.frame_codes:
+                return c if state is None or c.applies(state) else None
+        return None
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor,
                 prior: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
@@ -200,8 +240,10 @@ class PolicyValueNet(nn.Module):
         if self.prior != "none":
             out |= {"prior": self.prior, "prior_scale": self.prior_scale,
                     "prior_weights": [float(w) for w in self.prior_weights]}
-        if self.critic is not None:
+        if len(self.critics) == 1:
             out |= {"arch": ARCH_CRITIC, "critic": self.critic.config()}
+        elif self.critics:
+            out |= {"arch": ARCH_CRITICS, "critics": [c.config() for c in self.critics]}
         return out
 
     @torch.inference_mode()
@@ -228,15 +270,17 @@ class PolicyValueNet(nn.Module):
 
 
 @torch.inference_mode()
-def critic_choice(net: PolicyValueNet, after: np.ndarray, logits: np.ndarray) -> int:
-    """Index of the candidate ``net``'s afterstate critic scores highest: ``after`` (K, >=
-    n_inputs) float32 afterstate observations, ``logits`` (K,) the policy's logits of the
-    candidates, best first.  ValueError if ``net`` has no critic."""
-    if net.critic is None:
+def critic_choice(net: PolicyValueNet, after: np.ndarray, logits: np.ndarray,
+                  critic: AfterstateCritic | None = None) -> int:
+    """Index of the candidate ``critic`` (default: ``net``'s first afterstate critic) scores
+    highest: ``after`` (K, >= n_inputs) float32 afterstate observations, ``logits`` (K,) the
+    policy's logits of the candidates, best first.  ValueError if ``net`` has no critic."""
+    critic = critic if critic is not None else net.critic
+    if critic is None:
         raise ValueError("this network has no afterstate critic")
     k = len(logits)
     h = net.embed(torch.as_tensor(np.ascontiguousarray(after[:, :net.n_inputs]), dtype=torch.float32))
-    s = net.critic(h[None], torch.ones(1, k, dtype=torch.bool), torch.as_tensor(np.asarray(logits, np.float32))[None])
+    s = critic(h[None], torch.ones(1, k, dtype=torch.bool), torch.as_tensor(np.asarray(logits, np.float32))[None])
     return int(s[0].argmax())
 
 
@@ -257,6 +301,10 @@ def compute_prior(net: PolicyValueNet, States: np.ndarray, T: np.ndarray, rows: 
     return out
 
 
+CRITIC_KEYS = ("critic.", "extra_critics.")
+"""Prefixes of the afterstate critics' entries in a network's ``state_dict``."""
+
+
 def transfer_weights(src: PolicyValueNet, dst: PolicyValueNet) -> PolicyValueNet:
     """Copy ``src``'s weights into ``dst`` (same ``hidden`` sizes, any player counts) and return
     ``dst``.  The observation layouts share their prefix, so the first layer's columns map one
@@ -267,9 +315,8 @@ def transfer_weights(src: PolicyValueNet, dst: PolicyValueNet) -> PolicyValueNet
     ValueError if the hidden sizes differ."""
     if list(src.hidden) != list(dst.hidden):
         raise ValueError(f"cannot transfer weights between hidden sizes {src.hidden} and {dst.hidden}")
-    state = {k: v.detach().clone() for k, v in src.state_dict().items() if not k.startswith("critic.")}
-    if dst.critic is not None:
-        state |= {f"critic.{k}": v for k, v in dst.critic.state_dict().items()}
+    state = {k: v.detach().clone() for k, v in src.state_dict().items() if not k.startswith(CRITIC_KEYS)}
+    state |= {k: v for k, v in dst.state_dict().items() if k.startswith(CRITIC_KEYS)}
     w = state["trunk.0.weight"]
     first = torch.zeros(w.shape[0], dst.n_inputs, dtype=w.dtype)
     k = min(w.shape[1], dst.n_inputs)
@@ -308,6 +355,13 @@ def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_i
     return p
 
 
+def arch_critics(arch: dict) -> list[dict]:
+    """The afterstate critics' fields saved in a file's architecture ``arch`` (``[]``: none)."""
+    if arch.get("arch") == ARCH_CRITICS:
+        return [dict(c) for c in arch["critics"]]
+    return [dict(arch["critic"])] if arch.get("arch") == ARCH_CRITIC else []
+
+
 def load_policy(path: str | Path, card_set_hash: str | None = None,
                 n_players: int | None = None) -> tuple[PolicyValueNet, dict]:
     """Load a saved policy (in eval mode) and its metadata; refuse one saved for another layout,
@@ -325,16 +379,16 @@ def load_policy(path: str | Path, card_set_hash: str | None = None,
     try:
         blob = torch.load(p, map_location="cpu", weights_only=True)
         arch = blob["arch"]
-        if arch.get("arch") not in (ARCH, ARCH_CRITIC):
+        if arch.get("arch") not in (ARCH, ARCH_CRITIC, ARCH_CRITICS):
             raise PolicyMismatchError(f"policy {p} has architecture {arch.get('arch')!r}; this code "
-                                      f"reads {ARCH!r} and {ARCH_CRITIC!r}")
+                                      f"reads {ARCH!r}, {ARCH_CRITIC!r} and {ARCH_CRITICS!r}")
         prior = arch.get("prior", "none")
         if prior not in PRIORS:
             raise PolicyMismatchError(f"policy {p} adds the logit prior {prior!r}; this code "
                                       f"knows {', '.join(PRIORS)}")
         net = PolicyValueNet(arch["n_players"], arch["hidden"], init=False, prior=prior,
                              prior_scale=arch.get("prior_scale", 2.0), prior_weights=arch.get("prior_weights"),
-                             critic=arch.get("critic") if arch["arch"] == ARCH_CRITIC else None)
+                             critic=arch_critics(arch))
         net.load_state_dict({k: v.to(torch.float32) for k, v in blob["state_dict"].items()})
     except PolicyMismatchError:
         raise

@@ -33,7 +33,7 @@ def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scal
         if net.prior != "none":
             raise ValueError(f"{src} already adds the {net.prior!r} prior")
         wrapped = PolicyValueNet(net.n_players, net.hidden, init=False, prior=prior, prior_scale=prior_scale,
-                                 critic=None if net.critic is None else net.critic.config())
+                                 critic=[c.config() for c in net.critics])
         wrapped.load_state_dict(net.state_dict())
         net = wrapped.eval()
         extra["prior_added"] = {"prior": prior, "prior_scale": float(prior_scale), "from": str(src)}
