@@ -344,3 +344,14 @@ def test_a_critic_with_max_target_decides_only_in_solo_games_up_to_that_target(t
     assert placed >= 3 and (changed == placed if decides else changed == 0)
     with pytest.raises(ValueError, match="max_target must be >= 0"):
         AfterstateCritic(16, max_target=-1)
+
+
+def test_ship_keeps_every_critic(tmp_path):
+    """Shipping (and adding a prior to) a network with two critics keeps both, limits included."""
+    from training.ship import ship
+    specs = [{"frames": ["acquire"], "top_k": 2, "hidden": 4}, {"frames": ["place_slot"], "top_k": 3, "hidden": 4, "max_target": 20}]
+    net = PolicyValueNet(1, [16], critic=specs)
+    src = save_policy(net, tmp_path / "c.pt", CARDS.hash, SOLO_ENV_ID)
+    back, meta = load_policy(ship(src, tmp_path / "shipped.pt", prior="greedy"))
+    assert back.prior == "greedy" and meta["arch"]["critics"] == specs
+    assert torch.allclose(back.extra_critics[0].mlp[0].weight, net.extra_critics[0].mlp[0].weight.to(torch.float16).float())
