@@ -88,9 +88,9 @@ def policy_prior(meta: dict) -> str:
 
 
 def policy_critics(meta: dict) -> list[dict]:
-    """The fields (``frames``, ``top_k``, ``hidden``) of each afterstate critic of a policy
-    (``training.net.AfterstateCritic``; a file has none, one in ``arch["critic"]`` or several in
-    ``arch["critics"]``), from the architecture in its metadata."""
+    """The fields (``frames``, ``top_k``, ``hidden``, ``max_target`` if set) of each afterstate
+    critic of a policy (``training.net.AfterstateCritic``; a file has none, one in
+    ``arch["critic"]`` or several in ``arch["critics"]``), from the architecture in its metadata."""
     arch = meta.get("arch") or {}
     several = arch.get("critics")
     if isinstance(several, list):

@@ -36,9 +36,10 @@ the held-out games is saved as a policy file with the original's metadata plus
 --frames place_sector,place_slot``) train one critic for all of their types.  With
 ``--keep-critics`` the policy keeps the critics it has, unchanged, and the new one is added beside
 them for its own decision types (a network may have several critics, each choosing at the
-types it names): a critic for placing beside one for buying, each trained on its own data:
+types it names): a critic for placing beside one for buying, each trained on its own data;
+``--max-target N`` lets the new critic decide only in solo games whose target is at most N:
 
-    python -m training.acquire_critic fit runs/place --policy policies/electrify-solo.pt --keep-critics
+    python -m training.acquire_critic fit runs/place --policy policies/electrify-2p.pt --keep-critics
 """
 from __future__ import annotations
 
