@@ -26,8 +26,8 @@ from torch import nn
 from electrify_env.engine.layout import N_ACTIONS, S_SOLO, S_SOLO_TARGET
 from electrify_env.engine.observe import obs_size
 from electrify_env.policy_meta import (
-    PolicyMismatchError, check_compatible, load_policy_metadata, policy_metadata, policy_players,
-    save_policy_metadata,
+    PolicyMismatchError, check_compatible, load_policy_metadata, policy_critics, policy_metadata,
+    policy_players, save_policy_metadata,
 )
 
 ARCH = "mlp-v1"
@@ -355,13 +355,6 @@ def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_i
     return p
 
 
-def arch_critics(arch: dict) -> list[dict]:
-    """The afterstate critics' fields saved in a file's architecture ``arch`` (``[]``: none)."""
-    if arch.get("arch") == ARCH_CRITICS:
-        return [dict(c) for c in arch["critics"]]
-    return [dict(arch["critic"])] if arch.get("arch") == ARCH_CRITIC else []
-
-
 def load_policy(path: str | Path, card_set_hash: str | None = None,
                 n_players: int | None = None) -> tuple[PolicyValueNet, dict]:
     """Load a saved policy (in eval mode) and its metadata; refuse one saved for another layout,
@@ -388,7 +381,7 @@ def load_policy(path: str | Path, card_set_hash: str | None = None,
                                       f"knows {', '.join(PRIORS)}")
         net = PolicyValueNet(arch["n_players"], arch["hidden"], init=False, prior=prior,
                              prior_scale=arch.get("prior_scale", 2.0), prior_weights=arch.get("prior_weights"),
-                             critic=arch_critics(arch))
+                             critic=policy_critics({"arch": arch}))
         net.load_state_dict({k: v.to(torch.float32) for k, v in blob["state_dict"].items()})
     except PolicyMismatchError:
         raise
