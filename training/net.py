@@ -38,7 +38,9 @@ ARCH_CRITIC = "mlp-critic-v1"
 file by its id instead of misreading it)."""
 ARCH_CRITICS = "mlp-critics-v1"
 """Architecture id of a network with two or more afterstate critics, each for its own decision
-types (``arch["critics"]``, a list; a file with one keeps :data:`ARCH_CRITIC`'s format)."""
+types (``arch["critics"]``, a list; a file with one keeps :data:`ARCH_CRITIC`'s format unless
+that critic has a ``max_target``, which code reading only :data:`ARCH_CRITIC` would not know, so
+it refuses such a file by its id)."""
 MASKED_LOGIT = -1e8
 """Logit given to illegal actions (finite, so a row with one legal action stays well defined)."""
 ALGORITHM = "electrify PPO (training/selfplay.py)"
@@ -240,7 +242,7 @@ class PolicyValueNet(nn.Module):
         if self.prior != "none":
             out |= {"prior": self.prior, "prior_scale": self.prior_scale,
                     "prior_weights": [float(w) for w in self.prior_weights]}
-        if len(self.critics) == 1:
+        if len(self.critics) == 1 and not self.critic.max_target:
             out |= {"arch": ARCH_CRITIC, "critic": self.critic.config()}
         elif self.critics:
             out |= {"arch": ARCH_CRITICS, "critics": [c.config() for c in self.critics]}
