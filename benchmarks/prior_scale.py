@@ -8,7 +8,8 @@ side in one run.  Prints figures, asserts nothing.
 The policy's network (whether or not the file adds a prior) is wrapped as ``python -m
 training.ship SRC DEST --prior greedy --prior-scale S`` ships it
 (:class:`training.net.PolicyValueNet` with ``prior="greedy"``, the same weights; scale 0 = the
-network alone, without any prior) and plays the trainer's evaluation games
+network alone, without any prior; an afterstate critic the file has is left out: the
+policy's own choices) and plays the trainer's evaluation games
 (:func:`training.selfplay.evaluate_policy`: games with seeds ``--seed`` + i, greedy in every other
 seat, the policy's seat rotated; solo: the scenarios drawn per seed, or with ``--scenario`` that
 one, as a training run with ``scenario: ID`` evaluates) at each scale, on the same seeds.
@@ -33,7 +34,7 @@ def main(argv=None) -> None:
     import torch
 
     from electrify_env.envs._common import card_set_and_options, scenario_list
-    from training.net import PolicyValueNet, load_policy
+    from training.net import PolicyValueNet, load_policy, transfer_weights
     from training.selfplay import evaluate_policy
 
     torch.set_num_threads(1)
@@ -46,10 +47,11 @@ def main(argv=None) -> None:
     key = "success_rate" if n == 1 else "win_rate"
     print(f"{args.policy} ({n} player{'s' if n > 1 else ''}), {args.games} games from seed {args.seed}, "
           + ("greedy in the other seats" if n > 1 else f"scenario {args.scenario or 'drawn per game'}"))
+    if src.critics:
+        print(f"  (its afterstate critic{'s' if len(src.critics) > 1 else ''} left out: the network's own choices)")
     for scale in (float(s) for s in args.scales.split(",")):
-        net = (PolicyValueNet(n, src.hidden, init=False, prior="greedy", prior_scale=scale) if scale > 0
-               else PolicyValueNet(n, src.hidden, init=False))
-        net.load_state_dict(src.state_dict())
+        net = transfer_weights(src, PolicyValueNet(n, src.hidden, init=False, prior="greedy", prior_scale=scale)
+                               if scale > 0 else PolicyValueNet(n, src.hidden, init=False))
         net.eval()
         t = time.perf_counter()
         res = evaluate_policy(net, n, args.games, args.seed, cards, options, scenarios,

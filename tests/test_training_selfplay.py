@@ -56,7 +56,7 @@ BAD_FIELDS = [
     ("init_policy", "no/such/policy.pt"), ("ema_decay", 1.0), ("ema_decay", -0.1),
     ("ema_decay", float("nan")), ("p_agent", -0.1), ("p_agent", float("nan")),
     ("league_agents", ["nosuchagent"]), ("league_agents", ["mcts:iters=0"]),
-    ("league_agents", ["greedy", "greedy"]),
+    ("league_agents", ["greedy", "greedy"]), ("value_warmup", -1),
 ]
 FIELDS = {f.name for f in dataclasses.fields(TrainConfig)}
 
@@ -511,6 +511,26 @@ def test_ppo_updates_use_learning_rate_after_imitation(tmp_path):
     cfg = tiny(tmp_path, anneal_lr=True, learning_rate=2e-4)
     tr, _ = one_update(cfg)
     assert [g["lr"] for g in tr.opt.param_groups] == [cfg.learning_rate]   # set_lr at 0 RL steps
+
+
+def test_value_warmup_trains_the_value_head_alone_then_everything(tmp_path):
+    """value_warmup: while the learner's RL decisions are below it, an update moves the value
+    head and nothing else (the policy plays exactly as before); from it on, the whole network."""
+    cfg = tiny(tmp_path, bc_steps=0, value_warmup=600)
+    tr = Trainer(cfg, log=lambda *_: None)
+    tr.start_games()
+    tr.set_lr()
+    before = {k: v.clone() for k, v in tr.net.state_dict().items()}
+    tr.collect()
+    stats = tr.update()
+    after = {k: v.clone() for k, v in tr.net.state_dict().items()}
+    moved = {k for k in before if not torch.equal(before[k], after[k])}
+    assert moved == {"v.weight", "v.bias"} and stats["value_loss"] > 0
+    tr.steps = 600
+    tr.collect()
+    tr.update()
+    moved = {k for k, v in tr.net.state_dict().items() if not torch.equal(after[k], v)}
+    assert {"trunk.0.weight", "pi.weight", "v.weight"} <= moved
 
 
 def test_kickstarting_labels_the_learners_own_states_with_greedys_choice(tmp_path):

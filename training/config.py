@@ -553,6 +553,12 @@ class TrainConfig:
     states during RL, decaying linearly to 0 over kick_steps (>= 0; 0: off)."""
     kick_steps: int = 1_000_000
     """Learner decisions over which kick_coef decays (> 0)."""
+    value_warmup: int = 0
+    """Learner decisions at the start of reinforcement learning during which the updates train
+    the value head alone, on the trunk's features as they are (the trunk and the policy head do
+    not move): for a network started from one whose value head never learned (``init_policy``
+    of a distilled network, :mod:`training.distill`), whose value errors would otherwise pull
+    the shared trunk away from what it learned (>= 0; 0: off)."""
     ema_decay: float = 0.0
     """Weight averaging: after every PPO update the averaged network moves toward the learner's,
     ``avg = ema_decay * avg + (1 - ema_decay) * learner`` (an exponential moving average of the
@@ -602,6 +608,7 @@ class TrainConfig:
                      "bc_epochs", "kick_steps", "eval_every", "eval_games"):
             need(getattr(self, name) > 0, name, "must be a positive integer")
         need(self.bc_steps >= 0, "bc_steps", "must be >= 0")
+        need(self.value_warmup >= 0, "value_warmup", "must be >= 0")
         need(self.bc_data_epochs > 0, "bc_data_epochs", "must be a positive integer")
         need(self.bc_data is None or Path(self.bc_data).is_file(), "bc_data",
              f"must be a games file (electrify teacher-data --out FILE); {self.bc_data!r} is not a file")

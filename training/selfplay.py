@@ -563,6 +563,7 @@ class Trainer:
         stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "imitation_loss": 0.0,
                  "clip_frac": 0.0, "approx_kl": 0.0}
         nb = 0
+        warmup = not imitation and self.steps < cfg.value_warmup
         epochs = cfg.bc_epochs if imitation else cfg.epochs
         size = cfg.bc_minibatch if imitation else cfg.minibatch
         for group in self.opt.param_groups:
@@ -573,6 +574,17 @@ class Trainer:
             for start in range(0, P, size):
                 mb = perm[start:start + size]
                 if mb.numel() < 2:
+                    continue
+                if warmup:   # the value head alone, on the trunk's features as they are
+                    with torch.no_grad():
+                        h = self.net.embed(t_obs[mb])
+                    v_loss = 0.5 * ((self.net.value(h) - t_ret[mb]) ** 2).mean()
+                    self.opt.zero_grad(set_to_none=True)
+                    (cfg.vf_coef * v_loss).backward()
+                    torch.nn.utils.clip_grad_norm_(self.net.v.parameters(), cfg.max_grad_norm)
+                    self.opt.step()   # only the value head has gradients: Adam leaves the rest
+                    stats["value_loss"] += v_loss.item()
+                    nb += 1
                     continue
                 logits, v = self.net(t_obs[mb], t_mask[mb], None if t_prior is None else t_prior[mb])
                 logp_all = torch.log_softmax(logits, -1)
@@ -736,7 +748,7 @@ class Trainer:
         if self.acting is not self.net:
             self.acting.load_state_dict(self.net.state_dict())
         self.log(f"network initialised from {path} ({meta.get('n_players')}-player policy, "
-                 f"{meta.get('steps', 0):,} RL decisions)")
+                 f"{meta.get('imitation_steps', 0):,} imitated, {meta.get('steps', 0):,} RL decisions)")
 
     def save_policy(self, path: Path) -> Path:
         """Save the current network with its metadata."""

@@ -1,0 +1,218 @@
+"""Distil a policy that plays with greedy's one-ply prior into a network alone (no prior, no search).
+
+Why: the shipped 2-player file wins about 75% of its games against greedy with greedy's one-ply
+values added to its logits (``prior: greedy``), but its network alone (``trained_2p_net``) wins
+57.5%; imitation of greedy's choices from greedy's own games did not teach a network that
+evaluation (``policies/README.md``, What limits them).  This tries the other road at scale: the
+student plays (DAgger: the states are the student's own, so its mistakes are labelled where it
+makes them), and the teacher labels every decision of every seat with its whole distribution
+(the prior's values for every legal action, not one chosen id), millions of decisions an hour.
+
+Each round plays ``--rollout`` decisions of ``--envs`` 2-player games (any player count the
+teacher plays): in every game one seat is the student's (its most likely action, or a sample of
+its softmax with probability ``--explore``), the others the teacher's most likely action or
+greedy's (``--p-greedy`` of the games); the decisions of every seat are stored with the
+teacher's softmax, then ``--epochs`` passes of soft cross-entropy (the KL divergence from the
+teacher, up to a constant) train the student; ``log.jsonl`` gets a line per round (its
+mean loss, and how often the student's most likely action was the teacher's at its own
+decisions before the round's training: ``agreement``).  Every ``--eval-every`` decisions the student
+plays ``--eval-games`` seat-rotated games against greedy
+(:func:`training.selfplay.evaluate_policy`, the training evaluation), and is saved there as
+``student-<decisions>.pt`` with its metadata (``distilled_from``; ``imitation_steps``, the
+labelled decisions it learned from; ``learning_curve``, the evaluations so far).  The teacher's afterstate
+critics are not distilled (they need the afterstates of its candidates):
+
+    python -m training.distill --teacher policies/electrify-2p.pt --init policies/electrify-2p-net.pt \\
+        --out runs/distill2p --decisions 20000000
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_TEACHER = "policies/electrify-2p.pt"
+
+
+def student_from(teacher, init: str | None, hidden: list[int] | None):
+    """The student network: ``init``'s network without its prior and critics (its weights), or a
+    fresh one of ``hidden`` sizes (default: the teacher's) for the teacher's player count."""
+    from .net import PolicyValueNet, load_policy, transfer_weights
+
+    if init:
+        src, meta = load_policy(init, n_players=teacher.n_players)
+        if src.prior != "none":
+            print(f"note: {init} adds a prior; the student keeps its weights and drops the prior")
+        return transfer_weights(src, PolicyValueNet(teacher.n_players, src.hidden)), str(init)
+    return PolicyValueNet(teacher.n_players, hidden or teacher.hidden), None
+
+
+def run(args) -> None:
+    """Play, label, train and evaluate (see the module docstring)."""
+    import torch
+    from tqdm import tqdm
+
+    from electrify_env.envs._common import card_set_and_options
+    from electrify_env.policy_meta import load_policy_metadata
+
+    from .net import compute_prior, lineage, load_policy, save_policy
+    from .selfplay import Games, evaluate_policy, greedy_act, greedy_weights
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    teacher, tmeta = load_policy(args.teacher)
+    n = teacher.n_players
+    if n < 2:
+        raise SystemExit(f"{args.teacher} is a solo policy; distil plays games of 2-4 players")
+    if teacher.prior == "none":
+        print(f"note: {args.teacher} has no prior: the student learns its network's logits")
+    student, init_path = student_from(teacher, args.init, args.hidden)
+    student.train()
+    opt = torch.optim.Adam(student.parameters(), lr=args.lr)
+    cards, options = card_set_and_options(None, ())
+    W = greedy_weights()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    n_in = student.n_inputs
+    games = Games(args.envs, n, cards, options, None, rng.integers(0, 1 << 40, args.envs, dtype=np.int64))
+    student_seat = rng.integers(0, n, args.envs)
+    greedy_game = rng.random(args.envs) < args.p_greedy
+    cap = args.rollout + args.envs
+    buf_obs = np.zeros((cap, n_in), np.float32)
+    buf_mask = np.zeros((cap, teacher.pi.out_features), np.bool_)
+    buf_p = np.zeros((cap, teacher.pi.out_features), np.float32)
+    rows_all = np.arange(args.envs)
+    actions = np.empty(args.envs, np.int64)
+    log_path = out / "log.jsonl"
+    done, env_steps, t0, next_eval, history = 0, 0, time.perf_counter(), 0, []
+
+    def evaluate() -> None:
+        student.eval()
+        r = evaluate_policy(student, n, args.eval_games, args.eval_seed, cards, options, W=W)
+        student.train()
+        curve_point = {"decisions": done, "seconds": round(time.perf_counter() - t0, 1),
+                       "win_rate": r["win_rate"], "mean_margin": r["mean_margin"]}
+        path = save_policy(student, out / f"student-{done}.pt", tmeta["card_set_hash"], tmeta["env_id"],
+                           algorithm="electrify distillation (training/distill.py)", n_players=n,
+                           steps=0, imitation_steps=done, env_steps=env_steps,
+                           train_seconds=round(time.perf_counter() - t0, 1), config=vars(args),
+                           learning_curve=[{k: v for k, v in h.items() if k != "policy"} for h in history] + [curve_point], distilled_from=lineage(args.teacher, tmeta),
+                           **({"init_from": lineage(init_path, load_policy_metadata(init_path))} if init_path else {}))
+        rec = curve_point | {"policy": str(path)}
+        history.append(rec)
+        with open(log_path, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+        tqdm.write(f"{done:,} decisions, {rec['seconds']:.0f} s: win rate against greedy {r['win_rate']:.3f} "
+                   f"({args.eval_games} games), margin {r['mean_margin']:+.2f}")
+
+    bar = tqdm(total=args.decisions, unit="dec", unit_scale=True, disable=not args.progress)
+    while True:
+        if done >= next_eval or (done >= args.decisions and history[-1]["decisions"] != done):
+            evaluate()
+            next_eval += args.eval_every * (1 + (done - next_eval) // args.eval_every)
+        if done >= args.decisions:
+            break
+        size, agree, agree_n = 0, 0, 0
+        student.eval()
+        while size < args.rollout:
+            m = games.masks.view(np.bool_)
+            pr = compute_prior(teacher, games.States, games.T, rows_all, rng)
+            with torch.inference_mode():
+                o = torch.from_numpy(games.obs[:, :n_in])
+                mt = torch.from_numpy(m)
+                tl = teacher(o, mt, None if pr is None else torch.from_numpy(pr))[0]
+                sl = student(o, mt)[0]
+            p = torch.softmax(tl / args.temperature, -1).numpy()
+            t_best, s_best = tl.argmax(-1).numpy(), sl.argmax(-1).numpy()
+            mine = games.movers == student_seat
+            explore = mine & (rng.random(args.envs) < args.explore)
+            if explore.any():
+                g = -np.log(-np.log(rng.random((int(explore.sum()), sl.shape[1])).clip(1e-12, 1.0)))
+                s_best = s_best.copy()
+                s_best[explore] = (sl.numpy()[explore] + g).argmax(-1)
+            actions[:] = np.where(mine, s_best, t_best)
+            gr = np.flatnonzero(~mine & greedy_game)
+            if gr.size:
+                actions[gr] = greedy_act(games, gr, W, rng)
+            legal_n = m.sum(1)
+            keep = np.flatnonzero(legal_n >= 2)   # a forced move teaches nothing
+            k = keep.size
+            buf_obs[size:size + k] = games.obs[keep, :n_in]
+            buf_mask[size:size + k] = m[keep]
+            buf_p[size:size + k] = p[keep]
+            sk = keep[mine[keep]]
+            agree += int((sl.argmax(-1).numpy()[sk] == t_best[sk]).sum())
+            agree_n += sk.size
+            size += k
+            ended = games.step(actions)
+            env_steps += args.envs
+            for i in ended:   # a new game: new seat assignment
+                student_seat[i] = rng.integers(n)
+                greedy_game[i] = rng.random() < args.p_greedy
+        student.train()
+        loss_sum, nb = 0.0, 0
+        for _ in range(args.epochs):
+            order = rng.permutation(size)
+            for lo in range(0, size, args.minibatch):
+                b = torch.from_numpy(order[lo:lo + args.minibatch])
+                logits = student(torch.from_numpy(buf_obs[b]), torch.from_numpy(buf_mask[b]))[0]
+                logp = torch.log_softmax(logits, -1)
+                tp = torch.from_numpy(buf_p[b])
+                loss = -(tp * logp.masked_fill(tp == 0, 0.0)).sum(1).mean()
+                opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(student.parameters(), 1.0)
+                opt.step()
+                loss_sum += loss.item()
+                nb += 1
+        done += size
+        rnd = {"round_end": done, "seconds": round(time.perf_counter() - t0, 1), "ce": round(loss_sum / max(nb, 1), 4),
+               "agreement": round(agree / max(agree_n, 1), 4)}
+        with open(log_path, "a") as f:
+            f.write(json.dumps(rnd) + "\n")
+        bar.update(size)
+        bar.set_postfix(ce=f"{rnd['ce']:.3f}", agree=f"{rnd['agreement']:.3f}")
+    bar.close()
+    best = max(history, key=lambda r: r["win_rate"])
+    print(f"best evaluation: {best['win_rate']:.3f} at {best['decisions']:,} decisions ({best['policy']})")
+
+
+def main(argv=None) -> None:
+    """Parse the arguments and run."""
+    ap = argparse.ArgumentParser(prog="python -m training.distill", description=__doc__.splitlines()[0])
+    ap.add_argument("--teacher", default=DEFAULT_TEACHER, help="the policy (.pt) to distil (2-4 players)")
+    ap.add_argument("--init", default=None, help="start the student from this policy's network (default: fresh)")
+    ap.add_argument("--hidden", type=int, nargs="+", default=None,
+                    help="a fresh student's hidden sizes (default: the teacher's)")
+    ap.add_argument("--out", default="runs/distill", help="folder for the evaluated students and log.jsonl")
+    ap.add_argument("--decisions", type=int, default=10_000_000, help="labelled decisions to train on")
+    ap.add_argument("--envs", type=int, default=256, help="games played at once")
+    ap.add_argument("--rollout", type=int, default=32_768, help="labelled decisions per round")
+    ap.add_argument("--epochs", type=int, default=2, help="passes over each round's decisions")
+    ap.add_argument("--minibatch", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--temperature", type=float, default=1.0, help="of the teacher's softmax")
+    ap.add_argument("--explore", type=float, default=0.25,
+                    help="chance the student samples its softmax instead of its most likely action")
+    ap.add_argument("--p-greedy", type=float, default=0.5,
+                    help="share of the games whose other seats greedy plays (else the teacher)")
+    ap.add_argument("--eval-every", type=int, default=1_000_000)
+    ap.add_argument("--eval-games", type=int, default=400)
+    ap.add_argument("--eval-seed", type=int, default=1_000_000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--no-progress", dest="progress", action="store_false")
+    args = ap.parse_args(argv)
+    if min(args.decisions, args.envs, args.rollout, args.epochs, args.minibatch, args.eval_every, args.eval_games) < 1:
+        ap.error("--decisions, --envs, --rollout, --epochs, --minibatch, --eval-every, --eval-games must be at least 1")
+    if not (0 <= args.explore <= 1 and 0 <= args.p_greedy <= 1 and args.lr > 0 and args.temperature > 0):
+        ap.error("--explore and --p-greedy must lie in [0, 1], --lr and --temperature be positive")
+    run(args)
+
+
+if __name__ == "__main__":
+    main()
