@@ -173,3 +173,25 @@ def test_replay_of_a_game_on_a_card_set_file(tmp_path):
     cards.unlink()
     with pytest.raises(ReplayError, match="card_set"):
         replay_game(rec)
+
+
+def _torch_threads(_task) -> int:
+    import torch
+
+    return torch.get_num_threads()
+
+
+def test_parallel_map_in_this_process_plays_with_one_torch_thread_and_gives_it_back():
+    """jobs=1 runs the tasks here, with one torch thread as a worker would (a network's moves took
+    about 20 ms instead of 0.3 on a busy machine with torch's default threads), then restores it."""
+    import torch
+
+    from electrify_env.parallel import parallel_map
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        assert parallel_map(_torch_threads, [0, 1, 2], jobs=1, progress=False) == [1, 1, 1]
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
