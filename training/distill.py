@@ -88,21 +88,23 @@ def run(args) -> None:
     rows_all = np.arange(args.envs)
     actions = np.empty(args.envs, np.int64)
     log_path = out / "log.jsonl"
-    done, env_steps, t0, next_eval, history = 0, 0, time.perf_counter(), 0, []
+    done, env_steps, t0, next_eval = 0, 0, time.perf_counter(), 0
+    curve: list[dict] = []     # the evaluations (the saved files' learning_curve)
+    history: list[dict] = []   # the same, each with the path of the student saved there
 
     def evaluate() -> None:
         student.eval()
         r = evaluate_policy(student, n, args.eval_games, args.eval_seed, cards, options, W=W)
         student.train()
-        curve_point = {"decisions": done, "seconds": round(time.perf_counter() - t0, 1),
-                       "win_rate": r["win_rate"], "mean_margin": r["mean_margin"]}
+        curve.append({"decisions": done, "seconds": round(time.perf_counter() - t0, 1),
+                      "win_rate": r["win_rate"], "mean_margin": r["mean_margin"]})
         path = save_policy(student, out / f"student-{done}.pt", tmeta["card_set_hash"], tmeta["env_id"],
                            algorithm="electrify distillation (training/distill.py)", n_players=n,
                            steps=0, imitation_steps=done, env_steps=env_steps,
-                           train_seconds=round(time.perf_counter() - t0, 1), config=vars(args),
-                           learning_curve=[{k: v for k, v in h.items() if k != "policy"} for h in history] + [curve_point], distilled_from=lineage(args.teacher, tmeta),
+                           train_seconds=curve[-1]["seconds"], config=vars(args), learning_curve=curve,
+                           distilled_from=lineage(args.teacher, tmeta),
                            **({"init_from": lineage(init_path, load_policy_metadata(init_path))} if init_path else {}))
-        rec = curve_point | {"policy": str(path)}
+        rec = curve[-1] | {"policy": str(path)}
         history.append(rec)
         with open(log_path, "a") as f:
             f.write(json.dumps(rec) + "\n")
@@ -127,12 +129,13 @@ def run(args) -> None:
                 tl = teacher(o, mt, None if pr is None else torch.from_numpy(pr))[0]
                 sl = student(o, mt)[0]
             p = torch.softmax(tl / args.temperature, -1).numpy()
-            t_best, s_best = tl.argmax(-1).numpy(), sl.argmax(-1).numpy()
+            t_best, s_top = tl.argmax(-1).numpy(), sl.argmax(-1).numpy()
+            s_best = s_top
             mine = games.movers == student_seat
             explore = mine & (rng.random(args.envs) < args.explore)
             if explore.any():
                 g = -np.log(-np.log(rng.random((int(explore.sum()), sl.shape[1])).clip(1e-12, 1.0)))
-                s_best = s_best.copy()
+                s_best = s_top.copy()
                 s_best[explore] = (sl.numpy()[explore] + g).argmax(-1)
             actions[:] = np.where(mine, s_best, t_best)
             gr = np.flatnonzero(~mine & greedy_game)
@@ -145,7 +148,7 @@ def run(args) -> None:
             buf_mask[size:size + k] = m[keep]
             buf_p[size:size + k] = p[keep]
             sk = keep[mine[keep]]
-            agree += int((sl.argmax(-1).numpy()[sk] == t_best[sk]).sum())
+            agree += int((s_top[sk] == t_best[sk]).sum())
             agree_n += sk.size
             size += k
             ended = games.step(actions)
