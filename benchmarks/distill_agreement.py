@@ -6,8 +6,9 @@ against greedy.  Prints figures, asserts nothing.
 
 ``--games`` games of the teacher's player count are played at once (seeds ``--seed`` + i): the
 student plays seat ``i % players`` of game i by its most likely action, greedy the others.  At
-every decision of the student's with two or more legal actions the teacher (its network and
-prior; an afterstate critic is not asked) gives its most likely action too; each game counts
+every decision of the student's with two or more legal actions the teacher gives its choice
+too: its most likely action (network and prior) or, where one of its afterstate critics decides,
+that critic's pick (``training.distill.critic_picks``; ``--no-critic``: never); each game counts
 until it ends once.  For each decision type (the pending frame, ``electrify_env.decision``):
 decisions, share of all, agreement, and the misses per game.
 """
@@ -24,6 +25,8 @@ def main(argv=None) -> None:
     ap.add_argument("--teacher", default="policies/electrify-2p.pt", help="the policy it learned from (.pt)")
     ap.add_argument("--games", type=int, default=128, help="games played (default 128)")
     ap.add_argument("--seed", type=int, default=777, help="seed of the first game")
+    ap.add_argument("--no-critic", dest="critic", action="store_false",
+                    help="compare with the teacher's network and prior even where its critics decide")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
@@ -34,6 +37,7 @@ def main(argv=None) -> None:
     from agents.mcts import pending_frame
     from electrify_env.decision import FRAME_KINDS
     from electrify_env.envs._common import card_set_and_options
+    from training.distill import critic_picks
     from training.net import compute_prior, load_policy
     from training.selfplay import Games, greedy_act, greedy_weights
 
@@ -58,8 +62,12 @@ def main(argv=None) -> None:
         prior = compute_prior(teacher, games.States, games.T, rows, rng)
         obs, m = torch.from_numpy(games.obs[:, :student.n_inputs]), torch.from_numpy(mask)
         with torch.inference_mode():
-            t_best = teacher(obs, m, None if prior is None else torch.from_numpy(prior))[0].argmax(-1).numpy()
+            tl = teacher(obs, m, None if prior is None else torch.from_numpy(prior))[0].numpy()
             s_best = student(obs, m)[0].argmax(-1).numpy()
+        t_best = tl.argmax(-1)
+        if args.critic:
+            crows, picks = critic_picks(teacher, games, tl, mask.sum(1), rng)
+            t_best[crows] = picks
         mine = games.movers == seat
         for r in np.flatnonzero(mine & live & (mask.sum(1) > 1)):
             c = counts.setdefault(pending_frame(games.States[r]), [0, 0])
@@ -72,7 +80,7 @@ def main(argv=None) -> None:
         live[games.step(actions)] = False
     total = sum(c[0] for c in counts.values())
     agree = sum(c[1] for c in counts.values())
-    print(f"{args.student} against {args.teacher}: {k} games against greedy, seeds {args.seed} on, "
+    print(f"{args.student} against {args.teacher}{'' if args.critic else ' (no critic)'}: {k} games against greedy, seeds {args.seed} on, "
           f"{total:,} decisions, agreement {agree / max(total, 1):.3f} ({time.perf_counter() - t0:.0f} s)")
     for frame, (d, a) in sorted(counts.items(), key=lambda kv: -kv[1][0]):
         print(f"  {names.get(frame, frame)!s:14} {d:7,} decisions  share {d / total:.3f}  agreement {a / d:.3f}  "

@@ -745,3 +745,31 @@ def test_a_league_agent_that_cannot_play_the_runs_games_is_refused_before_traini
                 log=lambda *_: None)
     tr = Trainer(tiny(tmp_path, p_agent=0.5, league_agents=["trained_2p"]), log=lambda *_: None)
     assert [a.spec for a in tr.agents] == ["trained_2p"]
+
+
+def test_ship_averages_the_weights_of_several_checkpoints(tmp_path):
+    """``python -m training.ship SRC DEST --average MORE...``: the shipped weights are the mean
+    of the files' (as float16 stores it), the metadata is SRC's with ``averaged_from``; a file of
+    another architecture or card set is refused with a one-line error."""
+    from electrify_env.game import Game
+    from training.net import PolicyValueNet, load_policy, save_policy
+    from training.ship import main as ship_main
+
+    card_hash = Game(n_players=2, seed=0).cards.hash
+    paths, states = [], []
+    for i in range(3):
+        torch.manual_seed(i)
+        net = PolicyValueNet(2, [8])
+        paths.append(save_policy(net, tmp_path / f"c{i}.pt", card_hash, "Electrify-v0", steps=10 * i))
+        states.append(load_policy(paths[-1])[0].state_dict())
+    assert ship_main([str(paths[2]), str(tmp_path / "avg.pt"), "--average", str(paths[0]), str(paths[1])]) == 0
+    net, meta = load_policy(tmp_path / "avg.pt")
+    for k, v in net.state_dict().items():
+        mean = (states[0][k] + states[1][k] + states[2][k]) / 3
+        assert torch.equal(v, mean.half().float()), k
+    assert meta["steps"] == 20 and meta["averaged_from"] == [str(p) for p in (paths[2], paths[0], paths[1])]
+    wide = save_policy(PolicyValueNet(2, [16]), tmp_path / "wide.pt", card_hash, "Electrify-v0")
+    other_cards = save_policy(PolicyValueNet(2, [8]), tmp_path / "other.pt", "0" * 64, "Electrify-v0")
+    for bad in (wide, other_cards):
+        assert ship_main([str(paths[0]), str(tmp_path / "bad.pt"), "--average", str(bad)]) == 2
+    assert not (tmp_path / "bad.pt").exists()

@@ -17,10 +17,19 @@ teacher, up to a constant) train the student; ``log.jsonl`` gets a line per roun
 mean loss, and how often the student's most likely action was the teacher's at its own
 decisions before the round's training: ``agreement``).  Every ``--eval-every`` decisions the student
 plays ``--eval-games`` seat-rotated games against greedy
-(:func:`training.selfplay.evaluate_policy`, the training evaluation), and is saved there as
+(:func:`training.selfplay.evaluate_policy`, the training evaluation; with its weights rounded as
+its file stores them, :func:`training.net.as_saved`), and is saved there as
 ``student-<decisions>.pt`` with its metadata (``distilled_from``; ``imitation_steps``, the
-labelled decisions it learned from; ``learning_curve``, the evaluations so far).  The teacher's afterstate
-critics are not distilled (they need the afterstates of its candidates):
+labelled decisions it learned from; ``learning_curve``, the evaluations so far).
+
+A teacher with afterstate critics (:class:`training.net.AfterstateCritic`: the 2-player file
+chooses its acquire decisions so) decides as it does in the arena: at a decision a critic takes,
+its ``top_k`` most likely legal actions are scored from their afterstates (one determinization of
+the mover's information set, :func:`electrify_env.engine.afterstate.mover_afterstate_observations`)
+and it plays the best; the label there is ``--critic-weight`` on that choice plus the rest of the
+weight on the softmax, and the decision counts ``--critic-loss-weight`` times in the loss
+(``--critic-weight 0`` ignores the critics: the teacher plays and labels with its network and
+prior alone, as before the sixteenth session):
 
     python -m training.distill --teacher policies/electrify-2p.pt --init policies/electrify-2p-net.pt \\
         --out runs/distill2p --decisions 20000000
@@ -50,6 +59,52 @@ def student_from(teacher, init: str | None, hidden: list[int] | None):
     return PolicyValueNet(teacher.n_players, hidden or teacher.hidden), None
 
 
+def critic_picks(teacher, games, logits: np.ndarray, legal_n: np.ndarray,
+                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``games`` (a :class:`training.selfplay.Games`) whose pending decision one of
+    ``teacher``'s afterstate critics takes (at least two legal actions), and the action it plays
+    in each: the best of its ``top_k`` candidates (the most likely by ``logits``, the teacher's
+    masked logits with its prior for every game, (len(games), N_ACTIONS) float32; ties to the
+    lower id) scored from their afterstates, one determinization per row drawn from ``rng``;
+    ``legal_n``: each game's count of legal actions.  Empty arrays for a teacher without critics."""
+    import torch
+
+    from electrify_env.engine import layout as L
+    from electrify_env.engine.afterstate import mover_afterstate_observations
+
+    from .net import MASKED_LOGIT
+
+    rows_out, picks_out = [], []
+    if not teacher.critics:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    S = games.States
+    sp = S[:, L.S_SP]
+    top = S[np.arange(len(S)), L.S_STACK + np.maximum(sp - 1, 0) * L.FRAME]
+    frames = np.where(sp > 0, top, L.FT_NONE)
+    for critic in teacher.critics:
+        rows = np.flatnonzero(np.isin(frames, list(critic.frame_codes)) & (legal_n >= 2))
+        rows = np.array([r for r in rows if critic.applies(S[r])], np.int64)
+        if rows.size == 0:
+            continue
+        k = critic.top_k
+        cands = np.argsort(-logits[rows], axis=1, kind="stable")[:, :k].astype(np.int64)
+        cand_logits = np.take_along_axis(logits[rows], cands, 1)
+        valid = cand_logits > MASKED_LOGIT / 2
+        n_cands = valid.sum(1).astype(np.int64)
+        after = np.zeros((rows.size, k, teacher.n_inputs), np.float32)
+        mover_afterstate_observations(S, games.T, games.FF, rows, cands, n_cands,
+                                      rng.integers(0, 1 << 62, rows.size, dtype=np.int64),
+                                      np.int64(teacher.n_inputs), after)
+        with torch.inference_mode():
+            h = teacher.embed(torch.from_numpy(after.reshape(rows.size * k, -1))).reshape(rows.size, k, -1)
+            sc = critic(h, torch.from_numpy(valid), torch.from_numpy(cand_logits.astype(np.float32)))
+        rows_out.append(rows)
+        picks_out.append(cands[np.arange(rows.size), sc.argmax(1).numpy()])
+    if not rows_out:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(rows_out), np.concatenate(picks_out)
+
+
 def run(args) -> None:
     """Play, label, train and evaluate (see the module docstring)."""
     import torch
@@ -58,7 +113,7 @@ def run(args) -> None:
     from electrify_env.envs._common import card_set_and_options
     from electrify_env.policy_meta import load_policy_metadata
 
-    from .net import compute_prior, lineage, load_policy, save_policy
+    from .net import as_saved, compute_prior, lineage, load_policy, save_policy
     from .selfplay import Games, evaluate_policy, greedy_act, greedy_weights
 
     torch.set_num_threads(args.threads)
@@ -70,6 +125,9 @@ def run(args) -> None:
         raise SystemExit(f"{args.teacher} is a solo policy; distil plays games of 2-4 players")
     if teacher.prior == "none":
         print(f"note: {args.teacher} has no prior: the student learns its network's logits")
+    if teacher.critics and args.critic_weight > 0:
+        print(f"the teacher's afterstate critics choose at: "
+              f"{', '.join(f for c in teacher.critics for f in c.frames)} (label weight {args.critic_weight})")
     student, init_path = student_from(teacher, args.init, args.hidden)
     student.train()
     opt = torch.optim.Adam(student.parameters(), lr=args.lr)
@@ -85,6 +143,8 @@ def run(args) -> None:
     buf_obs = np.zeros((cap, n_in), np.float32)
     buf_mask = np.zeros((cap, teacher.pi.out_features), np.bool_)
     buf_p = np.zeros((cap, teacher.pi.out_features), np.float32)
+    buf_w = np.ones(cap, np.float32)      # each decision's weight in the loss
+    row_w = np.ones(args.envs, np.float32)
     rows_all = np.arange(args.envs)
     actions = np.empty(args.envs, np.int64)
     log_path = out / "log.jsonl"
@@ -93,9 +153,7 @@ def run(args) -> None:
     history: list[dict] = []   # the same, each with the path of the student saved there
 
     def evaluate() -> None:
-        student.eval()
-        r = evaluate_policy(student, n, args.eval_games, args.eval_seed, cards, options, W=W)
-        student.train()
+        r = evaluate_policy(as_saved(student).eval(), n, args.eval_games, args.eval_seed, cards, options, W=W)
         curve.append({"decisions": done, "seconds": round(time.perf_counter() - t0, 1),
                       "win_rate": r["win_rate"], "mean_margin": r["mean_margin"]})
         path = save_policy(student, out / f"student-{done}.pt", tmeta["card_set_hash"], tmeta["env_id"],
@@ -118,7 +176,7 @@ def run(args) -> None:
             next_eval += args.eval_every * (1 + (done - next_eval) // args.eval_every)
         if done >= args.decisions:
             break
-        size, agree, agree_n = 0, 0, 0
+        size, agree, agree_n, critic_n = 0, 0, 0, 0
         student.eval()
         while size < args.rollout:
             m = games.masks.view(np.bool_)
@@ -130,6 +188,16 @@ def run(args) -> None:
                 sl = student(o, mt)[0]
             p = torch.softmax(tl / args.temperature, -1).numpy()
             t_best, s_top = tl.argmax(-1).numpy(), sl.argmax(-1).numpy()
+            legal_n = m.sum(1)
+            row_w[:] = 1.0
+            if args.critic_weight > 0:
+                crows, picks = critic_picks(teacher, games, tl.numpy(), legal_n, rng)
+                if crows.size:
+                    row_w[crows] = args.critic_loss_weight
+                    t_best[crows] = picks
+                    p[crows] *= 1.0 - args.critic_weight
+                    p[crows, picks] += args.critic_weight
+                    critic_n += crows.size
             s_best = s_top
             mine = games.movers == student_seat
             explore = mine & (rng.random(args.envs) < args.explore)
@@ -141,12 +209,12 @@ def run(args) -> None:
             gr = np.flatnonzero(~mine & greedy_game)
             if gr.size:
                 actions[gr] = greedy_act(games, gr, W, rng)
-            legal_n = m.sum(1)
             keep = np.flatnonzero(legal_n >= 2)   # a forced move teaches nothing
             k = keep.size
             buf_obs[size:size + k] = games.obs[keep, :n_in]
             buf_mask[size:size + k] = m[keep]
             buf_p[size:size + k] = p[keep]
+            buf_w[size:size + k] = row_w[keep]
             sk = keep[mine[keep]]
             agree += int((s_top[sk] == t_best[sk]).sum())
             agree_n += sk.size
@@ -165,7 +233,8 @@ def run(args) -> None:
                 logits = student(torch.from_numpy(buf_obs[b]), torch.from_numpy(buf_mask[b]))[0]
                 logp = torch.log_softmax(logits, -1)
                 tp = torch.from_numpy(buf_p[b])
-                loss = -(tp * logp.masked_fill(tp == 0, 0.0)).sum(1).mean()
+                w = torch.from_numpy(buf_w[b])
+                loss = -((tp * logp.masked_fill(tp == 0, 0.0)).sum(1) * w).sum() / w.sum()
                 opt.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(student.parameters(), 1.0)
@@ -174,7 +243,7 @@ def run(args) -> None:
                 nb += 1
         done += size
         rnd = {"round_end": done, "seconds": round(time.perf_counter() - t0, 1), "ce": round(loss_sum / max(nb, 1), 4),
-               "agreement": round(agree / max(agree_n, 1), 4)}
+               "agreement": round(agree / max(agree_n, 1), 4), "critic_decisions": critic_n}
         with open(log_path, "a") as f:
             f.write(json.dumps(rnd) + "\n")
         bar.update(size)
@@ -199,6 +268,11 @@ def main(argv=None) -> None:
     ap.add_argument("--minibatch", type=int, default=512)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--temperature", type=float, default=1.0, help="of the teacher's softmax")
+    ap.add_argument("--critic-weight", type=float, default=0.6,
+                    help="label weight of the teacher's afterstate critics' choices where they decide "
+                         "(0: ignore its critics)")
+    ap.add_argument("--critic-loss-weight", type=float, default=1.0,
+                    help="weight in the loss of a decision the teacher's critics labelled (others: 1)")
     ap.add_argument("--explore", type=float, default=0.25,
                     help="chance the student samples its softmax instead of its most likely action")
     ap.add_argument("--p-greedy", type=float, default=0.5,
@@ -212,8 +286,10 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     if min(args.decisions, args.envs, args.rollout, args.epochs, args.minibatch, args.eval_every, args.eval_games) < 1:
         ap.error("--decisions, --envs, --rollout, --epochs, --minibatch, --eval-every, --eval-games must be at least 1")
-    if not (0 <= args.explore <= 1 and 0 <= args.p_greedy <= 1 and args.lr > 0 and args.temperature > 0):
-        ap.error("--explore and --p-greedy must lie in [0, 1], --lr and --temperature be positive")
+    if not (0 <= args.explore <= 1 and 0 <= args.p_greedy <= 1 and 0 <= args.critic_weight <= 1
+            and args.lr > 0 and args.temperature > 0 and args.critic_loss_weight > 0):
+        ap.error("--explore, --p-greedy and --critic-weight must lie in [0, 1], --lr, --temperature and "
+                 "--critic-loss-weight be positive")
     run(args)
 
 

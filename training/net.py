@@ -338,6 +338,20 @@ def lineage(path: str | Path, meta: dict) -> dict:
     return {"path": str(path), **{k: meta[k] for k in LINEAGE_KEYS if k in meta}}
 
 
+def as_saved(net: PolicyValueNet) -> PolicyValueNet:
+    """A copy of ``net`` whose weights are what :func:`save_policy` stores (rounded to float16,
+    held as float32): the network its file plays, for evaluating before saving (rounding alone
+    changes some first choices of a large network)."""
+    import copy
+
+    out = copy.deepcopy(net)
+    with torch.no_grad():
+        for t in list(out.parameters()) + list(out.buffers()):
+            if t.is_floating_point():
+                t.copy_(t.to(torch.float16).to(t.dtype))
+    return out
+
+
 def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_id: str,
                 algorithm: str = ALGORITHM, **meta) -> Path:
     """Write ``path`` (``.pt``: weights and architecture) and its ``.meta.json`` sidecar (layout

@@ -2,13 +2,18 @@
 
     python -m training.ship runs/final_2p/policy.pt policies/electrify-2p.pt
     python -m training.ship policies/electrify-3p.pt policies/electrify-3p.pt --prior greedy --prior-scale 2
+    python -m training.ship runs/d/student-3000000.pt policies/electrify-2p-net.pt --average runs/d/student-4000000.pt
 
 The policy is loaded and checked as any agent would load it (layout, card set), then saved again
 through :func:`training.net.save_policy`, so the shipped file has the current file format and
 its metadata sidecar records where it came from (``shipped_from``).  ``--prior greedy`` ships a
 network trained without a logit prior with greedy's one-ply values added to its logits
 (``PolicyValueNet(prior="greedy")``, the same weights); the metadata records it as
-``prior_added`` (the network was not trained with it) and keeps the network's ``shipped_from``."""
+``prior_added`` (the network was not trained with it) and keeps the network's ``shipped_from``.
+``--average MORE...`` ships the mean of the weights of ``SRC`` and ``MORE`` (a uniform weight
+average of checkpoints of one architecture, e.g. the students of a run and of its sibling runs
+from the same start: :func:`average_weights`); the metadata is ``SRC``'s, with ``averaged_from``
+listing every file averaged."""
 from __future__ import annotations
 
 import argparse
@@ -20,15 +25,39 @@ from electrify_env.policy_meta import policy_metadata
 from .net import ALGORITHM, PRIORS, PolicyValueNet, load_policy, save_policy
 
 
-def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scale: float = 2.0) -> Path:
+def average_weights(net: PolicyValueNet, others: list[str | Path], card_set_hash: str | None = None) -> PolicyValueNet:
+    """``net`` with every weight replaced by its mean over ``net`` and the policies ``others``
+    (uniform; the same architecture: hidden sizes, player count, prior and critics, else
+    ValueError naming the file; saved for ``card_set_hash`` when given, else
+    :class:`~electrify_env.policy_meta.PolicyMismatchError`).  Returns ``net``."""
+    import torch
+
+    state = {k: v.clone() for k, v in net.state_dict().items()}
+    for path in others:
+        other, _ = load_policy(path, card_set_hash=card_set_hash)
+        if other.arch() != net.arch():
+            raise ValueError(f"cannot average {path}: its architecture {other.arch()} is not {net.arch()}")
+        for k, v in other.state_dict().items():
+            state[k] += v
+    with torch.no_grad():
+        net.load_state_dict({k: v / (1 + len(others)) for k, v in state.items()})
+    return net
+
+
+def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scale: float = 2.0,
+         average: list[str | Path] | None = None) -> Path:
     """Load ``src`` and save it as ``dest`` (``.pt``) with the same metadata; returns ``dest``.
     ``prior="greedy"``: add greedy's one-ply values x ``prior_scale`` to the logits of a network
-    that has no prior (ValueError if it has one)."""
+    that has no prior (ValueError if it has one).  ``average``: ship the mean of ``src``'s and
+    these policies' weights (:func:`average_weights`), recorded as ``averaged_from``."""
     net, meta = load_policy(src)
     base = set(policy_metadata("", "")) | {"algorithm", "arch"}
     extra = {k: v for k, v in meta.items() if k not in base}
     if prior in (None, "none") or "shipped_from" not in extra:   # adding a prior keeps the network's origin
         extra["shipped_from"] = str(src)
+    if average:
+        net = average_weights(net, list(average), meta["card_set_hash"])
+        extra["averaged_from"] = [str(src)] + [str(p) for p in average]
     if prior not in (None, "none"):
         if net.prior != "none":
             raise ValueError(f"{src} already adds the {net.prior!r} prior")
@@ -49,9 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--prior", choices=PRIORS, default=None,
                     help="add this logit prior to a network trained without one (greedy: greedy's one-ply values)")
     ap.add_argument("--prior-scale", type=float, default=2.0, help="weight of the added prior (default 2)")
+    ap.add_argument("--average", nargs="+", default=None, metavar="MORE",
+                    help="ship the mean of the weights of SRC and these policies (same architecture)")
     args = ap.parse_args(argv)
     try:
-        out = ship(args.src, args.dest, args.prior, args.prior_scale)
+        out = ship(args.src, args.dest, args.prior, args.prior_scale, args.average)
     except ValueError as err:
         print(f"python -m training.ship: error: {err}", file=sys.stderr)
         return 2

@@ -5,13 +5,15 @@ set (:func:`.infoset.determinize`, R26: hidden cards drawn, nothing read that th
 know), applies each candidate action to its own copy of that sample and writes the mover's
 observation of the result (:func:`.observe.observe`).  Used by a policy's afterstate critic
 (:class:`training.net.AfterstateCritic`, trained by :mod:`training.acquire_critic`) and by
-``benchmarks/afterstate_imitation.py``.
+``benchmarks/afterstate_imitation.py``; :func:`mover_afterstate_observations` does the same for
+the movers of many engine states at once (:mod:`training.distill` labels with a teacher's critic).
 """
 import numpy as np
 from numba import njit
 
-from .infoset import determinize
-from .observe import observe
+from .infoset import determinize, scrub
+from .layout import S_CUR, S_SIZE
+from .observe import OBS_SIZE, observe
 from .step import apply_action
 
 
@@ -29,3 +31,20 @@ def afterstate_observations(P, T, FF, p, seed, cands, n_cands, n_in, det, work, 
         observe(work, T, FF, p, row)
         for i in range(n_in):
             out[j, i] = row[i]
+
+
+@njit(cache=True)
+def mover_afterstate_observations(States, T, FF, rows, cands, n_cands, seeds, n_in, out):
+    """For each ``j``: :func:`afterstate_observations` of the player to move in ``States[rows[j]]``
+    (an engine state, scrubbed here to that player's information set first), candidates
+    ``cands[j, :n_cands[j]]``, determinization seed ``seeds[j]``, into ``out[j]`` (float32,
+    ``(len(rows), K, >= n_in)``; entries past ``n_cands[j]`` are left as they are)."""
+    info = np.empty(S_SIZE, np.int64)
+    det = np.empty(S_SIZE, np.int64)
+    work = np.empty(S_SIZE, np.int64)
+    row = np.zeros(OBS_SIZE, np.float32)
+    for j in range(rows.shape[0]):
+        S = States[rows[j]]
+        p = S[S_CUR]
+        scrub(S, T, p, info)
+        afterstate_observations(info, T, FF, p, seeds[j], cands[j], n_cands[j], n_in, det, work, row, out[j])
