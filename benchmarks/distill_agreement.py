@@ -65,11 +65,12 @@ def main(argv=None) -> None:
             tl = teacher(obs, m, None if prior is None else torch.from_numpy(prior))[0].numpy()
             s_best = student(obs, m)[0].argmax(-1).numpy()
         t_best = tl.argmax(-1)
+        legal_n = mask.sum(1)
         if args.critic:
-            crows, picks = critic_picks(teacher, games, tl, mask.sum(1), rng)
+            crows, picks = critic_picks(teacher, games, tl, legal_n, rng)
             t_best[crows] = picks
         mine = games.movers == seat
-        for r in np.flatnonzero(mine & live & (mask.sum(1) > 1)):
+        for r in np.flatnonzero(mine & live & (legal_n > 1)):
             c = counts.setdefault(pending_frame(games.States[r]), [0, 0])
             c[0] += 1
             c[1] += int(t_best[r] == s_best[r])

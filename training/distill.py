@@ -69,18 +69,14 @@ def critic_picks(teacher, games, logits: np.ndarray, legal_n: np.ndarray,
     ``legal_n``: each game's count of legal actions.  Empty arrays for a teacher without critics."""
     import torch
 
-    from electrify_env.engine import layout as L
+    from agents.mcts import pending_frame
     from electrify_env.engine.afterstate import mover_afterstate_observations
 
     from .net import MASKED_LOGIT
 
     rows_out, picks_out = [], []
-    if not teacher.critics:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     S = games.States
-    sp = S[:, L.S_SP]
-    top = S[np.arange(len(S)), L.S_STACK + np.maximum(sp - 1, 0) * L.FRAME]
-    frames = np.where(sp > 0, top, L.FT_NONE)
+    frames = np.array([pending_frame(state) for state in S]) if teacher.critics else None
     for critic in teacher.critics:
         rows = np.flatnonzero(np.isin(frames, list(critic.frame_codes)) & (legal_n >= 2))
         rows = np.array([r for r in rows if critic.applies(S[r])], np.int64)
