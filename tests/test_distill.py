@@ -11,7 +11,7 @@ import torch
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options
 from training import distill
-from training.net import PolicyValueNet, load_policy, save_policy
+from training.net import PolicyValueNet, deepen, load_policy, save_policy
 
 CARDS, _ = card_set_and_options(None, ())
 
@@ -61,6 +61,44 @@ def test_a_student_started_from_a_policy_keeps_its_network_and_drops_its_prior(t
         assert torch.equal(v, src.state_dict()[k]), k
 
 
+def test_deepen_inserts_identity_layers_that_change_nothing_until_trained():
+    """``deepen`` gives the same logits and values as the network it copies, whatever the input,
+    for layers inserted after any layer; the inserted layers are identities; sizes that are not
+    the old ones with such layers inserted are refused."""
+    torch.manual_seed(3)
+    src = PolicyValueNet(2, [24, 12])
+    x = torch.randn(32, src.n_inputs) * 3
+    mask = torch.rand(32, src.pi.out_features) < 0.5
+    mask[:, 0] = True
+    for hidden in ([24, 24, 12], [24, 12, 12], [24, 24, 24, 12, 12], [24, 12]):
+        deep = deepen(src, hidden)
+        assert deep.hidden == hidden and deep.prior == "none"
+        for a, b in zip(src(x, mask), deep(x, mask)):
+            assert torch.equal(a, b), hidden
+    deep = deepen(src, [24, 24, 12])
+    assert torch.equal(deep.trunk[2].weight, torch.eye(24)) and not deep.trunk[2].bias.any()
+    for bad in ([24, 13, 12], [12, 24], [24], [24, 12, 24], [12, 12, 24, 12]):
+        with pytest.raises(ValueError, match="cannot deepen"):
+            deepen(src, bad)
+
+
+def test_a_student_deepened_from_its_init_learns_and_is_saved_with_its_new_sizes(tmp_path):
+    """``--init`` with deeper ``--hidden``: the run starts from the init's function (the same
+    evaluation at 0 decisions, when the init plays as saved) and trains the inserted layer."""
+    torch.manual_seed(1)
+    init = save_policy(PolicyValueNet(2, [32]), tmp_path / "init.pt", CARDS.hash, SEAT_ENV_ID)
+    teacher, _ = load_policy(_teacher(tmp_path))
+    student, _ = distill.student_from(teacher, str(init), [32, 32])
+    assert student.hidden == [32, 32]
+    out, log = _run(tmp_path, "--init", str(init), "--hidden", "32", "32")
+    evals = [r for r in log if "win_rate" in r]
+    first, _ = load_policy(evals[0]["policy"])
+    last, meta = load_policy(evals[-1]["policy"])
+    assert first.hidden == last.hidden == [32, 32] and meta["arch"]["hidden"] == [32, 32]
+    assert torch.equal(first.trunk[2].weight, torch.eye(32))
+    assert not torch.equal(last.trunk[2].weight, torch.eye(32))
+
+
 def test_bad_arguments_and_a_solo_teacher_are_refused(tmp_path):
     with pytest.raises(SystemExit):
         distill.main(["--explore", "2"])
@@ -99,7 +137,7 @@ def test_the_teachers_critic_labels_the_decisions_it_takes_as_its_agent_plays_th
     (``mover_afterstate_observations``) and the same choice (``critic_choice``) as the agent that
     plays the file (scrub, then ``afterstate_observations``), row by row."""
     from agents.base import top_actions
-    from agents.mcts import pending_frame
+    from electrify_env.decision import pending_frame_type
     from electrify_env.engine import layout as L
     from electrify_env.engine.afterstate import afterstate_observations, mover_afterstate_observations
     from electrify_env.engine.infoset import scrub
@@ -125,7 +163,7 @@ def test_the_teachers_critic_labels_the_decisions_it_takes_as_its_agent_plays_th
             tl = net(torch.from_numpy(games.obs[:, :n_in]), torch.from_numpy(m), torch.from_numpy(pr))[0].numpy()
         legal_n = m.sum(1)
         rows, picks = distill.critic_picks(net, games, tl, legal_n, np.random.default_rng(7))
-        expected = [r for r in range(n) if pending_frame(games.States[r]) == L.FT_ACQUIRE and legal_n[r] >= 2]
+        expected = [r for r in range(n) if pending_frame_type(games.States[r]) == L.FT_ACQUIRE and legal_n[r] >= 2]
         assert rows.tolist() == expected
         seeds = np.random.default_rng(7).integers(0, 1 << 62, rows.size, dtype=np.int64)
         for j, r in enumerate(rows):

@@ -47,15 +47,21 @@ DEFAULT_TEACHER = "policies/electrify-2p.pt"
 
 
 def student_from(teacher, init: str | None, hidden: list[int] | None):
-    """The student network: ``init``'s network without its prior and critics (its weights), or a
-    fresh one of ``hidden`` sizes (default: the teacher's) for the teacher's player count."""
-    from .net import PolicyValueNet, load_policy, transfer_weights
+    """The student network: ``init``'s network without its prior and critics (its weights;
+    deepened to ``hidden`` by :func:`training.net.deepen` when given and deeper: identity layers
+    inserted, the same function until it trains), or a fresh one of ``hidden`` sizes (default:
+    the teacher's) for the teacher's player count."""
+    from .net import PolicyValueNet, deepen, load_policy, transfer_weights
 
     if init:
         src, meta = load_policy(init, n_players=teacher.n_players)
         if src.prior != "none":
             print(f"note: {init} adds a prior; the student keeps its weights and drops the prior")
-        return transfer_weights(src, PolicyValueNet(teacher.n_players, src.hidden)), str(init)
+        student = transfer_weights(src, PolicyValueNet(teacher.n_players, src.hidden))
+        if hidden and list(hidden) != list(src.hidden):
+            student = deepen(student, hidden)
+            print(f"the student: {init}'s network deepened from {src.hidden} to {student.hidden}")
+        return student, str(init)
     return PolicyValueNet(teacher.n_players, hidden or teacher.hidden), None
 
 
@@ -69,14 +75,14 @@ def critic_picks(teacher, games, logits: np.ndarray, legal_n: np.ndarray,
     ``legal_n``: each game's count of legal actions.  Empty arrays for a teacher without critics."""
     import torch
 
-    from agents.mcts import pending_frame
+    from electrify_env.decision import pending_frame_type
     from electrify_env.engine.afterstate import mover_afterstate_observations
 
     from .net import MASKED_LOGIT
 
     rows_out, picks_out = [], []
     S = games.States
-    frames = np.array([pending_frame(state) for state in S]) if teacher.critics else None
+    frames = np.array([pending_frame_type(state) for state in S]) if teacher.critics else None
     for critic in teacher.critics:
         rows = np.flatnonzero(np.isin(frames, list(critic.frame_codes)) & (legal_n >= 2))
         rows = np.array([r for r in rows if critic.applies(S[r])], np.int64)
@@ -255,7 +261,8 @@ def main(argv=None) -> None:
     ap.add_argument("--teacher", default=DEFAULT_TEACHER, help="the policy (.pt) to distil (2-4 players)")
     ap.add_argument("--init", default=None, help="start the student from this policy's network (default: fresh)")
     ap.add_argument("--hidden", type=int, nargs="+", default=None,
-                    help="a fresh student's hidden sizes (default: the teacher's)")
+                    help="a fresh student's hidden sizes (default: the teacher's); with --init, the init's "
+                         "sizes with identity layers inserted (training.net.deepen)")
     ap.add_argument("--out", default="runs/distill", help="folder for the evaluated students and log.jsonl")
     ap.add_argument("--decisions", type=int, default=10_000_000, help="labelled decisions to train on")
     ap.add_argument("--envs", type=int, default=256, help="games played at once")

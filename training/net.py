@@ -328,6 +328,46 @@ def transfer_weights(src: PolicyValueNet, dst: PolicyValueNet) -> PolicyValueNet
     return dst
 
 
+def deepen(src: PolicyValueNet, hidden: Sequence[int]) -> PolicyValueNet:
+    """A copy of ``src`` (a network without a prior or critics' use: the trunk and heads are
+    copied, any critic dropped) with the hidden sizes ``hidden``: ``src.hidden`` with extra
+    layers inserted, each as wide as the layer before it, initialised to the identity (weight
+    ``I``, bias 0).  After a ReLU every activation is >= 0, so ``ReLU(I h) = h`` and the deeper
+    network computes exactly what ``src`` computes until it trains (a function-preserving
+    expansion, as Net2Net's "deeper"): a distilled student that has stopped improving can go on
+    with more capacity without starting over.  ValueError if ``hidden`` is not ``src.hidden``
+    with such layers inserted."""
+    want, have = [int(h) for h in hidden], list(src.hidden)
+    plan: list[int | None] = []    # for each layer of ``want``: the index of src's layer, or None (identity)
+    i, width = 0, None
+    for h in want:
+        if i < len(have) and h == have[i]:      # taking src's layer first never blocks a match
+            plan.append(i)
+            i, width = i + 1, h
+        elif width is not None and h == width:
+            plan.append(None)
+        else:
+            plan = []
+            break
+    if not plan or i != len(have):
+        raise ValueError(f"cannot deepen hidden sizes {have} to {want}: the new sizes must be the old "
+                         "ones with layers inserted after a layer, each as wide as that layer")
+    dst = PolicyValueNet(src.n_players, want, init=False, prior=src.prior, prior_scale=src.prior_scale,
+                         prior_weights=src.prior_weights)
+    with torch.no_grad():
+        for k, j in enumerate(plan):
+            lin = dst.trunk[2 * k]
+            if j is None:
+                lin.weight.copy_(torch.eye(lin.out_features, dtype=lin.weight.dtype))
+                lin.bias.zero_()
+            else:
+                lin.weight.copy_(src.trunk[2 * j].weight)
+                lin.bias.copy_(src.trunk[2 * j].bias)
+        dst.pi.load_state_dict(src.pi.state_dict())
+        dst.v.load_state_dict(src.v.state_dict())
+    return dst
+
+
 LINEAGE_KEYS = ("n_players", "scenario", "steps", "imitation_steps", "env_steps", "train_seconds", "init_from")
 
 
