@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from electrify_env.actions import decode
+from electrify_env.decision import pending_frame_type
 from electrify_env.engine import layout as L
 from electrify_env.validation import InvalidArgumentError, check_players
 
@@ -239,8 +240,7 @@ def _option_card(cards: "CardSet", kind: str, refs) -> str | None:
 
 def _frame_type(game: "Game") -> int:
     """Frame type of the pending decision (``FT_*``; FT_NONE when the stack is empty)."""
-    sp = int(game.state[L.S_SP])
-    return int(game.state[L.S_STACK + (sp - 1) * L.FRAME + L.FR_TYPE]) if sp else L.FT_NONE
+    return pending_frame_type(game.state)
 
 
 def read_game(record: dict, cards: "CardSet | str | None" = None) -> dict:

@@ -41,6 +41,7 @@ import time
 
 import numpy as np
 
+from electrify_env.decision import pending_frame_type
 from electrify_env.engine import layout as L
 from electrify_env.engine import search as SR
 
@@ -73,12 +74,6 @@ def make_guide(spec: str):
         raise AgentError(f"mcts guide={spec!r} is not a trained policy (a shipped trained agent "
                          "such as trained_2p, or a policy .pt file)")
     return agent
-
-
-def pending_frame(infoset: np.ndarray) -> int:
-    """The frame type (``FT_*``) of the pending decision in a (scrubbed) state."""
-    sp = int(infoset[L.S_SP])
-    return int(infoset[L.S_STACK + (sp - 1) * L.FRAME]) if sp > 0 else L.FT_NONE
 
 
 class MCTSAgent(GreedyAgent):
@@ -159,7 +154,7 @@ class MCTSAgent(GreedyAgent):
             return int(legal[0])
         vals = self.values(view) if self.guide is None else self.guide.logits(view)
         best = int(np.argmax(vals))
-        if self.search != "all" and pending_frame(view.infoset) not in self.frames:
+        if self.search != "all" and pending_frame_type(view.infoset) not in self.frames:
             return best
         cands = self.candidates(vals)
         if cands.size <= 1:

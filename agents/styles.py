@@ -44,6 +44,7 @@ import functools
 
 import numpy as np
 
+from electrify_env.decision import frame_values
 from electrify_env.engine import layout as L
 
 from .base import SeatView
@@ -67,12 +68,8 @@ def _tilted_array(path: str, tilt: tuple[tuple[str, float], ...]) -> np.ndarray:
 
 def pending_frame(view: SeatView) -> tuple[int, int]:
     """(frame type, first frame argument) of the decision pending in ``view`` (FT_NONE if none)."""
-    S = view.infoset
-    sp = int(S[L.S_SP])
-    if sp == 0:
-        return L.FT_NONE, 0
-    f = L.S_STACK + (sp - 1) * L.FRAME
-    return int(S[f + L.FR_TYPE]), int(S[f + L.FR_A])
+    fr = frame_values(view.infoset)
+    return fr[L.FR_TYPE], fr[L.FR_A]
 
 
 def hand_card_deck(view: SeatView, slot: int) -> int:

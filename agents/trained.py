@@ -147,9 +147,9 @@ class NetAgent(Agent):
         self._need(view)
         net = self._net(view)
         if net.critic is not None and self.deterministic and np.count_nonzero(view.mask) > 1:
-            from .mcts import pending_frame
+            from electrify_env.decision import pending_frame_type
 
-            critic = net.critic_for(pending_frame(view.infoset), view.infoset)
+            critic = net.critic_for(pending_frame_type(view.infoset), view.infoset)
             if critic is not None:
                 a = self._critic_act(view, net, critic)
                 return check_legal(view, a, f"{self.spec!r} ({self._paths[int(view.n_players)]})")

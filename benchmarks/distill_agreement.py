@@ -34,7 +34,7 @@ def main(argv=None) -> None:
     import numpy as np
     import torch
 
-    from agents.mcts import pending_frame
+    from electrify_env.decision import pending_frame_type
     from electrify_env.decision import FRAME_KINDS
     from electrify_env.envs._common import card_set_and_options
     from training.distill import critic_picks
@@ -71,7 +71,7 @@ def main(argv=None) -> None:
             t_best[crows] = picks
         mine = games.movers == seat
         for r in np.flatnonzero(mine & live & (legal_n > 1)):
-            c = counts.setdefault(pending_frame(games.States[r]), [0, 0])
+            c = counts.setdefault(pending_frame_type(games.States[r]), [0, 0])
             c[0] += 1
             c[1] += int(t_best[r] == s_best[r])
         actions[:] = s_best

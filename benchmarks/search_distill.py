@@ -52,7 +52,7 @@ def collect(args) -> None:
     import torch
 
     from agents import make_agent, seat_view
-    from agents.mcts import pending_frame
+    from electrify_env.decision import pending_frame_type
     from electrify_env import Game
     from training.net import load_policy
 
@@ -89,7 +89,7 @@ def collect(args) -> None:
             if int(view.mask.sum()) < 2:
                 game.step(int(np.flatnonzero(view.mask)[0]))
                 continue
-            f = pending_frame(view.infoset)
+            f = pending_frame_type(view.infoset)
             prior = learner._prior_row(view, net)
             own = int(net.act(view.observation[None, :], view.mask[None, :], True, None, prior)[0])
             labelled = f in frames

@@ -45,7 +45,7 @@ def main(argv=None) -> None:
 
     from agents import make_agent, seat_view
     from agents.arena import wilson_interval
-    from agents.mcts import pending_frame
+    from electrify_env.decision import pending_frame_type
     from electrify_env import Game
     from electrify_env.decision import parse_frame_kinds
 
@@ -70,7 +70,7 @@ def main(argv=None) -> None:
             view = seat_view(game)
             if view.seat != seat:
                 a = opponent.act(view)
-            elif int(view.mask.sum()) > 1 and pending_frame(view.infoset) in frames:
+            elif int(view.mask.sum()) > 1 and pending_frame_type(view.infoset) in frames:
                 a, searched = search.act(view), searched + 1
             else:
                 a = policy.act(view)
@@ -94,7 +94,7 @@ def _solo(args, frames) -> None:
 
     from agents import make_agent, seat_view
     from agents.arena import wilson_interval
-    from agents.mcts import pending_frame
+    from electrify_env.decision import pending_frame_type
     from electrify_env import Game
 
     policy, search = make_agent(args.policy), make_agent(args.search.format(policy=args.policy))
@@ -107,7 +107,7 @@ def _solo(args, frames) -> None:
             search.reset(seed=seed * 3 + 2)
             while not game.is_terminal:
                 view = seat_view(game)
-                if hybrid and int(view.mask.sum()) > 1 and pending_frame(view.infoset) in frames:
+                if hybrid and int(view.mask.sum()) > 1 and pending_frame_type(view.infoset) in frames:
                     a, searched = search.act(view), searched + 1
                 else:
                     a = policy.act(view)

@@ -35,7 +35,8 @@ def main(argv=None) -> None:
 
     from agents import make_agent
     from agents.base import seat_view
-    from agents.mcts import KEY_FRAMES, make_guide, pending_frame
+    from agents.mcts import KEY_FRAMES, make_guide
+    from electrify_env.decision import pending_frame_type
     from agents.registry import parse_spec
     from agents.replay import new_game
     from training.teacher import read_teacher_file
@@ -57,7 +58,7 @@ def main(argv=None) -> None:
         game = new_game(rec)
         for a in rec["actions"]:
             view = seat_view(game, game.current_player)
-            if view.mask.sum() > 1 and pending_frame(view.infoset) in KEY_FRAMES and rng.random() < 0.05:
+            if view.mask.sum() > 1 and pending_frame_type(view.infoset) in KEY_FRAMES and rng.random() < 0.05:
                 views.append(view)
                 recorded.append(a)
             game.step(a)

@@ -22,6 +22,7 @@ import numpy as np
 
 from .actions import ANY_TIME_KINDS, ActionCodecError, decode, encode
 from .engine import layout as L
+from .engine.stack import top
 from .position import BOOSTS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -136,12 +137,31 @@ class IllegalOptionError(ActionCodecError):
     """:meth:`Decision.find` for an action that is not legal at the pending decision."""
 
 
-def _frame(game: "Game", below: int = 0) -> list[int]:
-    sp = int(game.state[L.S_SP]) - below
-    if sp <= 0:
+def frame_offset(state: np.ndarray, below: int = 0) -> int:
+    """Offset in ``state`` (an engine state or a seat's information set) of the pending decision's
+    frame (:func:`electrify_env.engine.stack.top`), or of the frame ``below`` places under it;
+    -1 when there is no such frame (the stack is empty, or not that deep)."""
+    off = int(top(state))
+    if off < 0 or below == 0:
+        return off
+    off -= below * L.FRAME
+    return off if off >= L.S_STACK else -1
+
+
+def pending_frame_type(state: np.ndarray) -> int:
+    """The frame type (``layout.FT_*``) of the pending decision in ``state`` (an engine state or a
+    seat's information set); ``FT_NONE`` when the stack is empty (the game is over)."""
+    off = frame_offset(state)
+    return L.FT_NONE if off < 0 else int(state[off + L.FR_TYPE])
+
+
+def frame_values(state: np.ndarray, below: int = 0) -> list[int]:
+    """The ``FRAME`` ints of the pending decision's frame (or of the frame ``below`` places under
+    it) as Python ints; ``[FT_NONE, 0, ...]`` when there is none."""
+    off = frame_offset(state, below)
+    if off < 0:
         return [L.FT_NONE] + [0] * (L.FRAME - 1)
-    off = L.S_STACK + (sp - 1) * L.FRAME
-    return [int(x) for x in game.state[off:off + L.FRAME]]
+    return [int(x) for x in state[off:off + L.FRAME]]
 
 
 def _context(game: "Game", fr: list[int]) -> dict[str, object]:
@@ -158,7 +178,7 @@ def _context(game: "Game", fr: list[int]) -> dict[str, object]:
         ctx["follow_up"] = int(ctx["icon"]) >= L.ICON_FOLLOW_UP
         ctx["icon"] = int(ctx["icon"]) % L.ICON_FOLLOW_UP
     if fr[0] == L.FT_DISCARD_PAY:
-        ctx["discarded"] = _frame(game, below=1)[L.FR_D]   # uses of the icon below
+        ctx["discarded"] = frame_values(game.state, below=1)[L.FR_D]   # uses of the icon below
     return ctx
 
 
@@ -186,7 +206,7 @@ def decision(game: "Game") -> Decision:
     """The structured view of ``game``'s pending decision (see :class:`Decision`)."""
     if game.is_terminal:
         return Decision(-1, "game_over", game.round, game.pending(), {}, ())
-    fr = _frame(game)
+    fr = frame_values(game.state)
     options = []
     for a in game.legal_actions():
         act = decode(int(a))

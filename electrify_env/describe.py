@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import KINDS, decode
+from .decision import frame_values
 from .engine import layout as L
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,12 +50,8 @@ REWARD_KINDS = {L.RW_POINTS: "energy points", L.RW_CLEAN: "clean breakthrough",
 
 
 def _top(game: "Game"):
-    S = game.state
-    sp = int(S[L.S_SP])
-    if sp == 0:
-        return None
-    off = L.S_STACK + (sp - 1) * L.FRAME
-    return [int(x) for x in S[off:off + L.FRAME]]
+    fr = frame_values(game.state)
+    return None if fr[L.FR_TYPE] == L.FT_NONE else fr
 
 
 def _pb(p: int) -> int:
@@ -110,7 +107,7 @@ def describe_pending(game: "Game") -> str:
     elif ft == L.FT_ONGOING:
         head += f": {_face(game, fr[1])} offers up to {fr[4]} use(s)"
     elif ft == L.FT_DISCARD_PAY:
-        below = [int(x) for x in game.state[L.S_STACK + (int(game.state[L.S_SP]) - 2) * L.FRAME:][:L.FRAME]]
+        below = frame_values(game.state, below=1)
         head += f" ({below[4]} discarded so far)"
     return head
 

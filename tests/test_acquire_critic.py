@@ -11,7 +11,7 @@ import torch
 
 from agents import make_agent
 from agents.base import seat_view
-from agents.mcts import pending_frame
+from electrify_env.decision import pending_frame_type
 from electrify_env import Game
 from electrify_env.engine import layout as L
 from electrify_env.engine.afterstate import afterstate_observations
@@ -51,7 +51,7 @@ def test_afterstates_are_what_the_mover_sees_after_the_real_move(scenario):
         while not game.is_terminal:
             view = seat_view(game)
             legal = np.flatnonzero(view.mask)
-            if legal.size > 1 and pending_frame(view.infoset) == L.FT_ACQUIRE:
+            if legal.size > 1 and pending_frame_type(view.infoset) == L.FT_ACQUIRE:
                 cands = legal[:4].astype(np.int64)
                 out = np.zeros((len(cands), n_in), np.float32)
                 afterstate_observations(view.infoset, view.table, ff, np.int64(view.seat),
@@ -82,7 +82,7 @@ def test_a_silent_critic_plays_exactly_as_its_policy(tmp_path):
         with_critic.reset(len(game.history))
         a = with_critic.act(view)
         assert a == without.act(view)
-        acquired += pending_frame(view.infoset) == L.FT_ACQUIRE and int(view.mask.sum()) > 1
+        acquired += pending_frame_type(view.infoset) == L.FT_ACQUIRE and int(view.mask.sum()) > 1
         game.step(int(rng.choice(np.flatnonzero(view.mask))) if rng.random() < 0.3 else a)
     assert acquired >= 10
     assert with_critic._nets[2]._warmed     # its compiled code was loaded with the policy (no draw)
@@ -119,7 +119,7 @@ def test_the_critic_decides_at_its_decision_types_only(tmp_path):
         agent.reset(len(game.history))
         a = agent.act(view)
         logits = agent.logits(view)
-        f = pending_frame(view.infoset)
+        f = pending_frame_type(view.infoset)
         if a != int(np.argmax(logits)):
             changed[f] = changed.get(f, 0) + 1
         game.step(int(np.argmax(logits)))
@@ -248,7 +248,7 @@ def test_fit_over_folders_of_other_decision_types_trains_one_critic_for_all(tmp_
     while not game.is_terminal:
         view = seat_view(game)
         if int(view.mask.sum()) > 1:
-            seen.add(pending_frame(view.infoset))
+            seen.add(pending_frame_type(view.infoset))
         game.step(agent.act(view))
     assert {L.FT_ACQUIRE, L.FT_PLACE_SECTOR} <= seen
     assert set(agent._nets[2].critic.frame_codes) >= {L.FT_ACQUIRE, L.FT_PLACE_SECTOR, L.FT_PLACE_SLOT}
@@ -288,7 +288,7 @@ def test_several_critics_each_decide_at_their_own_types_and_round_trip(tmp_path)
         view = seat_view(game)
         agent.reset(len(game.history))
         a, logits = agent.act(view), agent.logits(view)
-        f = pending_frame(view.infoset)
+        f = pending_frame_type(view.infoset)
         placed += f == L.FT_PLACE_SECTOR and int(view.mask.sum()) > 1
         if a != int(np.argmax(logits)):
             changed.add(f)
@@ -339,7 +339,7 @@ def test_a_critic_with_max_target_decides_only_in_solo_games_up_to_that_target(t
         view = seat_view(game)
         agent.reset(len(game.history))
         a, logits = agent.act(view), agent.logits(view)
-        if pending_frame(view.infoset) == L.FT_PLACE_SECTOR and int(view.mask.sum()) > 1:
+        if pending_frame_type(view.infoset) == L.FT_PLACE_SECTOR and int(view.mask.sum()) > 1:
             placed += 1
             changed += a != int(np.argmax(logits))
         game.step(int(np.argmax(logits)))

@@ -9,7 +9,8 @@ import pytest
 
 from agents import AGENTS, Agent, AgentError, describe_agents, make_agent, parse_spec, seat_view
 from agents.greedy import DEFAULT_WEIGHTS, GreedyWeights, load_weights
-from agents.mcts import KEY_FRAMES, MCTSAgent, pending_frame
+from agents.mcts import KEY_FRAMES, MCTSAgent
+from electrify_env.decision import pending_frame_type
 from electrify_env import Game
 from electrify_env.engine import layout as L
 from electrify_env.engine import search as SR
@@ -175,7 +176,7 @@ def test_greedy_fulfils_demand_and_takes_rewards():
     greedy.reset(0)
     other = make_agent("greedy")
     other.reset(1)
-    while not (g.current_player == 0 and pending_frame(g.state) == L.FT_FULFILL):
+    while not (g.current_player == 0 and pending_frame_type(g.state) == L.FT_FULFILL):
         g.step((greedy if g.current_player == 0 else other).act_in(g))
     d = int(g.state[L.S_DEMAND + 0])
     T = g.cards.table
@@ -187,10 +188,10 @@ def test_greedy_fulfils_demand_and_takes_rewards():
     a = greedy.act_in(g)
     assert a == L.A_FULFILL + 0
     g.step(a)
-    while pending_frame(g.state) in (L.FT_REWARD, L.FT_CARD_CHOICE, L.FT_FLIP, L.FT_PLACE_SECTOR,
+    while pending_frame_type(g.state) in (L.FT_REWARD, L.FT_CARD_CHOICE, L.FT_FLIP, L.FT_PLACE_SECTOR,
                                       L.FT_PLACE_SLOT, L.FT_REORDER, L.FT_ITEM, L.FT_ICON):
         a = greedy.act_in(g)
-        if pending_frame(g.state) == L.FT_REWARD:
+        if pending_frame_type(g.state) == L.FT_REWARD:
             assert a != L.A_PASS
         g.step(a)
 
@@ -278,7 +279,7 @@ def test_mcts_moves_do_not_change_when_only_hidden_information_changes():
         if g.is_terminal:
             break
         p = g.current_player
-        if k % 5 == 0 and pending_frame(g.state) in KEY_FRAMES and len(g.legal_actions()) > 1:
+        if k % 5 == 0 and pending_frame_type(g.state) in KEY_FRAMES and len(g.legal_actions()) > 1:
             h = _hide_differently(g, p)
             assert not np.array_equal(h.state, g.state)
             assert np.array_equal(_view(h), _view(g))

@@ -6,12 +6,13 @@ import dataclasses
 import numpy as np
 import pytest
 
+from agents.base import seat_view
 from electrify_env import Game
 from electrify_env.actions import (
     ANY_TIME_KINDS, KINDS, Action, ActionCodecError, action_range, decode, encode, kind_of, kinds_table,
 )
 from electrify_env.cards import load_card_set
-from electrify_env.decision import IllegalOptionError
+from electrify_env.decision import IllegalOptionError, frame_offset, frame_values, pending_frame_type
 from electrify_env.engine import layout as L
 from electrify_env.engine.observe import OBS_SIZE, face_features, observe
 from electrify_env.position import (
@@ -161,6 +162,26 @@ def test_decision_names_the_frame_and_finds_options():
         g.decision().find("boost")
     with pytest.raises(ActionCodecError, match="sector must be 0..4"):
         g.decision().find("plan", sector=9)
+
+
+def test_the_pending_frame_readers_follow_the_stack_and_its_empty_end():
+    """``frame_offset`` / ``frame_values`` / ``pending_frame_type`` read the top of the decision
+    stack (and frames under it) of a state or a seat's information set; an empty stack or a
+    frame below the bottom gives -1 / FT_NONE, never a frame outside the stack."""
+    g = readme_position().build()
+    g.step(g.decision().find("card_hand", hand_slot=0).id)      # pay above acquire
+    sp = int(g.state[L.S_SP])
+    assert sp >= 2
+    assert frame_offset(g.state) == L.S_STACK + (sp - 1) * L.FRAME
+    assert frame_offset(g.state, below=1) == L.S_STACK + (sp - 2) * L.FRAME
+    assert frame_offset(g.state, below=sp) == -1
+    assert pending_frame_type(g.state) == L.FT_PAY == frame_values(g.state)[L.FR_TYPE]
+    assert pending_frame_type(seat_view(g, 0).infoset) == L.FT_PAY
+    assert frame_values(g.state, below=1)[L.FR_TYPE] == int(g.state[L.S_STACK + (sp - 2) * L.FRAME])
+    assert frame_values(g.state, below=sp) == [L.FT_NONE] + [0] * (L.FRAME - 1)
+    empty = g.state.copy()
+    empty[L.S_SP] = 0
+    assert frame_offset(empty) == -1 and pending_frame_type(empty) == L.FT_NONE
 
 
 def test_decision_context_names_the_frame_fields():

@@ -60,7 +60,7 @@ def collect(args) -> None:
 
     from agents import make_agent, seat_view
     from agents.base import top_actions
-    from agents.mcts import pending_frame
+    from electrify_env.decision import pending_frame_type
     from electrify_env import Game
     from electrify_env.decision import parse_frame_kinds
     from electrify_env.engine.observe import obs_size
@@ -100,7 +100,7 @@ def collect(args) -> None:
                 game.step(int(legal[0]))
                 continue
             logits = learner.logits(view)
-            if pending_frame(view.infoset) in frames:
+            if pending_frame_type(view.infoset) in frames:
                 cands = top_actions(logits, K)
                 k, seed = len(cands), np.int64(rng.integers(1 << 40))
                 totals = np.zeros(k)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import schema as CS
 from ..cards.loader import LEVEL_NAMES
-from ..decision import FRAME_KINDS
+from ..decision import FRAME_KINDS, pending_frame_type
 from ..engine import layout as L
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -160,8 +160,7 @@ def _pending_kind(game: "Game") -> str:
     """The decision kind of the top frame (``"plan"``, ``"pay"``...), ``"game_over"`` at the end."""
     if game.is_terminal:
         return "game_over"
-    sp = int(game.state[L.S_SP])
-    ft = int(game.state[L.S_STACK + (sp - 1) * L.FRAME]) if sp > 0 else L.FT_NONE
+    ft = pending_frame_type(game.state)
     return FRAME_KINDS.get(ft, f"frame {ft}")
 
 
