@@ -600,6 +600,24 @@ def test_ship_keeps_the_metadata_and_the_algorithm(tmp_path):
     assert meta["shipped_from"] == str(src) and net.hidden == [8]
 
 
+def test_ship_writes_paths_inside_the_repository_relative_to_it(tmp_path):
+    """Shipped metadata names files as the docs' commands do: an absolute path inside the
+    repository, or inside a folder it links to (``runs`` -> elsewhere), becomes relative; other
+    paths and values stay as they are, in nested dicts and lists too."""
+    from training.ship import portable_paths
+
+    root, elsewhere = tmp_path / "repo", tmp_path / "scratch" / "runs"
+    (root / "policies").mkdir(parents=True)
+    elsewhere.mkdir(parents=True)
+    (root / "runs").symlink_to(elsewhere, target_is_directory=True)
+    meta = {"config": {"out": str(elsewhere / "dF"), "teacher": str(root / "policies" / "t.pt"),
+                       "lr": 1e-4, "other": "/usr/lib/x"},
+            "averaged_from": [str(root / "runs" / "a.pt"), "relative/b.pt"], "steps": 3}
+    assert portable_paths(meta, root) == {
+        "config": {"out": "runs/dF", "teacher": "policies/t.pt", "lr": 1e-4, "other": "/usr/lib/x"},
+        "averaged_from": ["runs/a.pt", "relative/b.pt"], "steps": 3}
+
+
 def test_bc_data_imitates_stored_teacher_games(tmp_path):
     """Expert iteration's warm start: a run with ``bc_data`` imitates stored search-agent games
     (``electrify teacher-data``) before anything else, and learns to agree with them."""

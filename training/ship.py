@@ -13,7 +13,8 @@ network trained without a logit prior with greedy's one-ply values added to its 
 ``--average MORE...`` ships the mean of the weights of ``SRC`` and ``MORE`` (a uniform weight
 average of checkpoints of one architecture, e.g. the students of a run and of its sibling runs
 from the same start: :func:`average_weights`); the metadata is ``SRC``'s, with ``averaged_from``
-listing every file averaged."""
+listing every file averaged.  Paths in the metadata that point inside the repository are
+written relative to it (:func:`portable_paths`)."""
 from __future__ import annotations
 
 import argparse
@@ -44,6 +45,38 @@ def average_weights(net: PolicyValueNet, others: list[str | Path], card_set_hash
     return net
 
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def portable_paths(value, root: str | Path = REPO_ROOT):
+    """``value`` (metadata: dicts, lists, strings...) with every absolute path string that points
+    inside ``root`` (the repository; also through a symbolic link that is a direct child of it,
+    such as ``runs`` -> a runs folder elsewhere) written relative to it (``/home/me/electrify/runs/d``
+    -> ``runs/d``), so shipped metadata names the files as the docs' commands do, on any machine.
+    Other values are returned unchanged."""
+    root = Path(root)
+    bases = [(root.absolute(), Path(".")), (root.resolve(), Path("."))]
+    for child in root.iterdir() if root.is_dir() else ():
+        if child.is_symlink() and child.is_dir():
+            bases.append((child.resolve(), Path(child.name)))
+    bases.sort(key=lambda b: -len(str(b[0])))       # the deepest base first
+
+    def fix(v):
+        if isinstance(v, dict):
+            return {k: fix(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [fix(x) for x in v]
+        if isinstance(v, str) and v.startswith("/"):
+            for base, name in bases:
+                try:
+                    rel = Path(v).relative_to(base)
+                except ValueError:
+                    continue
+                return str(name / rel)
+        return v
+    return fix(value)
+
+
 def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scale: float = 2.0,
          average: list[str | Path] | None = None) -> Path:
     """Load ``src`` and save it as ``dest`` (``.pt``) with the same metadata; returns ``dest``.
@@ -67,7 +100,7 @@ def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scal
         net = wrapped.eval()
         extra["prior_added"] = {"prior": prior, "prior_scale": float(prior_scale), "from": str(src)}
     return save_policy(net, dest, meta["card_set_hash"], meta["env_id"],
-                       algorithm=meta.get("algorithm", ALGORITHM), **extra)
+                       algorithm=meta.get("algorithm", ALGORITHM), **portable_paths(extra))
 
 
 def main(argv: list[str] | None = None) -> int:
