@@ -56,7 +56,8 @@ BAD_FIELDS = [
     ("init_policy", "no/such/policy.pt"), ("ema_decay", 1.0), ("ema_decay", -0.1),
     ("ema_decay", float("nan")), ("p_agent", -0.1), ("p_agent", float("nan")),
     ("league_agents", ["nosuchagent"]), ("league_agents", ["mcts:iters=0"]),
-    ("league_agents", ["greedy", "greedy"]), ("value_warmup", -1),
+    ("league_agents", ["greedy", "greedy"]), ("value_warmup", -1), ("policy_temperature", 0.0),
+    ("policy_temperature", float("inf")), ("anchor_coef", -1.0), ("anchor_coef", float("nan")),
 ]
 FIELDS = {f.name for f in dataclasses.fields(TrainConfig)}
 
@@ -531,6 +532,58 @@ def test_value_warmup_trains_the_value_head_alone_then_everything(tmp_path):
     tr.update()
     moved = {k for k, v in tr.net.state_dict().items() if not torch.equal(after[k], v)}
     assert {"trunk.0.weight", "pi.weight", "v.weight"} <= moved
+
+
+def test_policy_temperature_is_the_policy_rl_samples_and_trains(tmp_path):
+    """policy_temperature: the learner's actions are sampled from softmax(logits / T) and the
+    stored log-probabilities are that policy's, so at T = 0.05 the learner plays its most likely
+    action far more often than at T = 1; the same games otherwise (same seed)."""
+    def rollout(t):
+        tr = Trainer(tiny(tmp_path / str(t), bc_steps=0, policy_temperature=t), log=lambda *_: None)
+        with torch.no_grad():
+            tr.net.pi.weight.normal_(0.0, 0.3)      # a policy that is neither uniform nor sure
+        tr.start_games()
+        tr.collect()
+        P = tr.buf.size
+        o, m = torch.from_numpy(tr.buf.obs[:P]), torch.from_numpy(tr.buf.mask[:P])
+        with torch.no_grad():
+            logits = tr.net(o, m)[0]
+        act = torch.from_numpy(tr.buf.act[:P])
+        lp = torch.log_softmax(logits / t, -1).gather(1, act[:, None]).squeeze(1).numpy()
+        assert np.allclose(lp, tr.buf.logp[:P], atol=1e-5)
+        return float((logits.argmax(-1) == act).float().mean())
+    hot, cold = rollout(1.0), rollout(0.05)
+    assert cold > hot + 0.2, (hot, cold)
+
+
+def test_anchor_coef_holds_the_learner_near_the_network_rl_started_from(tmp_path):
+    """anchor_coef: a KL(anchor || learner) penalty toward the network as RL starts; the same
+    updates with a large weight end closer to it than without, and the anchor is checkpointed
+    and restored on resume."""
+    obs, masks = positions(2, 200, seed=5)
+    o, m = torch.as_tensor(obs, dtype=torch.float32), torch.as_tensor(masks != 0)
+
+    def run(coef, out):
+        cfg = tiny(out, bc_steps=0, total_steps=2048, learning_rate=3e-3, anchor_coef=coef,
+                   policy_temperature=0.5, ent_coef=0.0)
+        tr = Trainer(cfg, log=lambda *_: None)
+        with torch.no_grad():
+            start = torch.log_softmax(tr.net(o, m)[0], -1)
+        train(cfg, log=lambda *_: None)
+        tr2 = Trainer(cfg.replace(resume=True) if hasattr(cfg, "replace") else
+                      TrainConfig(**{**cfg.to_dict(), "resume": True}), log=lambda *_: None)
+        tr2.load_checkpoint()
+        with torch.no_grad():
+            end = torch.log_softmax(tr2.net(o, m)[0], -1)
+        kl = float((start.exp() * (start - end)).masked_fill(~m, 0.0).sum(-1).mean())
+        return kl, tr2
+    free, tr_free = run(0.0, tmp_path / "free")
+    held, tr_held = run(20.0, tmp_path / "held")
+    assert held < free * 0.7, (free, held)
+    assert tr_free.anchor is None and tr_held.anchor is not None
+    fresh = Trainer(tiny(tmp_path / "x", bc_steps=0, anchor_coef=20.0), log=lambda *_: None)
+    assert all(torch.equal(a, b) for a, b in zip(tr_held.anchor.state_dict().values(),
+                                                 fresh.net.state_dict().values()))   # the same seed's start
 
 
 def test_kickstarting_labels_the_learners_own_states_with_greedys_choice(tmp_path):

@@ -559,6 +559,19 @@ class TrainConfig:
     not move): for a network started from one whose value head never learned (``init_policy``
     of a distilled network, :mod:`training.distill`), whose value errors would otherwise pull
     the shared trunk away from what it learned (>= 0; 0: off)."""
+    policy_temperature: float = 1.0
+    """The temperature of the policy that reinforcement learning samples and trains:
+    ``softmax(logits / policy_temperature)`` (the learner's and the snapshots' moves in the
+    league, PPO's ratios, its entropy and the anchor's KL).  The most likely action, which the
+    evaluation and the saved agent play, does not depend on it.  Below 1 the sampled policy plays
+    close to its most likely action: a distilled network keeps its teacher's uncertainty, so at 1
+    its sampled games lose to greedy where its first choices win (model card, What limits them),
+    and PPO would improve the sampled policy instead of the one that is played (> 0)."""
+    anchor_coef: float = 0.0
+    """Weight of a KL penalty ``KL(anchor || learner)`` in the PPO loss, the anchor being the
+    network as reinforcement learning starts (after ``init_policy`` and imitation), both at
+    ``policy_temperature``: RL may improve the policy but not wander far from where it began
+    (the KL-regularised fine-tuning of a distilled network; >= 0; 0: off)."""
     ema_decay: float = 0.0
     """Weight averaging: after every PPO update the averaged network moves toward the learner's,
     ``avg = ema_decay * avg + (1 - ema_decay) * learner`` (an exponential moving average of the
@@ -609,6 +622,9 @@ class TrainConfig:
             need(getattr(self, name) > 0, name, "must be a positive integer")
         need(self.bc_steps >= 0, "bc_steps", "must be >= 0")
         need(self.value_warmup >= 0, "value_warmup", "must be >= 0")
+        need(math.isfinite(self.policy_temperature) and self.policy_temperature > 0, "policy_temperature",
+             "must be a finite number > 0")
+        need(math.isfinite(self.anchor_coef) and self.anchor_coef >= 0, "anchor_coef", "must be a finite number >= 0")
         need(self.bc_data_epochs > 0, "bc_data_epochs", "must be a positive integer")
         need(self.bc_data is None or Path(self.bc_data).is_file(), "bc_data",
              f"must be a games file (electrify teacher-data --out FILE); {self.bc_data!r} is not a file")

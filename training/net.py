@@ -261,13 +261,14 @@ class PolicyValueNet(nn.Module):
 
     @torch.inference_mode()
     def act(self, obs: np.ndarray, mask: np.ndarray, deterministic: bool = True,
-            generator: torch.Generator | None = None, prior: np.ndarray | None = None) -> np.ndarray:
+            generator: torch.Generator | None = None, prior: np.ndarray | None = None,
+            temperature: float = 1.0) -> np.ndarray:
         """Actions for a batch (inputs as :meth:`policy_logits`) -> (B,) int64 legal ids (most
-        likely, or sampled)."""
+        likely, or sampled from ``softmax(logits / temperature)``)."""
         logits = self.policy_logits(obs, mask, prior)
         if deterministic:
             return logits.argmax(-1).numpy().astype(np.int64)
-        probs = torch.softmax(logits, -1)
+        probs = torch.softmax(logits / temperature, -1)
         return torch.multinomial(probs, 1, generator=generator).squeeze(-1).numpy().astype(np.int64)
 
 

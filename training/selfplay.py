@@ -300,6 +300,7 @@ class Trainer:
         self.acting = self.net if self.device.type == "cpu" else copy.deepcopy(self.net).cpu()
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
         self.avg: PolicyValueNet | None = None   # the weight average (cfg.ema_decay > 0), on the CPU
+        self.anchor: PolicyValueNet | None = None  # the network as RL starts (cfg.anchor_coef > 0), frozen
         self.league = League()
         self.steps = 0           # learner decisions of RL
         self.bc_done = 0         # decisions imitated
@@ -445,6 +446,7 @@ class Trainer:
                 with torch.inference_mode():
                     logits, v = self.acting(torch.from_numpy(o), torch.from_numpy(m),
                                             None if pr is None else torch.from_numpy(pr))
+                    logits = logits / cfg.policy_temperature     # the policy RL samples and trains
                     logp_all = torch.log_softmax(logits, -1)
                     if teacher:
                         a = greedy_act(g, lrn, self.W, self.rng)
@@ -488,7 +490,8 @@ class Trainer:
                 else:
                     snap = self.league.snapshots[int(kind) - CTRL_SNAPSHOT]
                     actions[rows] = snap.act(g.obs[rows], g.masks[rows], deterministic=False,
-                                             prior=compute_prior(snap, g.States, g.T, rows, self.rng))
+                                             prior=compute_prior(snap, g.States, g.T, rows, self.rng),
+                                             temperature=cfg.policy_temperature)
             ended = g.step(actions)
             self.env_steps += cfg.num_envs
             for i in ended:
@@ -561,7 +564,8 @@ class Trainer:
         if not imitation and cfg.kick_coef > 0:
             kick = cfg.kick_coef * max(0.0, 1.0 - self.steps / cfg.kick_steps)
         stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "imitation_loss": 0.0,
-                 "clip_frac": 0.0, "approx_kl": 0.0}
+                 "clip_frac": 0.0, "approx_kl": 0.0, "anchor_kl": 0.0}
+        tau = 1.0 if imitation else cfg.policy_temperature
         nb = 0
         warmup = not imitation and self.steps < cfg.value_warmup
         epochs = cfg.bc_epochs if imitation else cfg.epochs
@@ -586,9 +590,16 @@ class Trainer:
                     stats["value_loss"] += v_loss.item()
                     nb += 1
                     continue
-                logits, v = self.net(t_obs[mb], t_mask[mb], None if t_prior is None else t_prior[mb])
-                logp_all = torch.log_softmax(logits, -1)
+                pr_mb = None if t_prior is None else t_prior[mb]
+                logits, v = self.net(t_obs[mb], t_mask[mb], pr_mb)
+                logp_all = torch.log_softmax(logits / tau, -1)
                 probs = logp_all.exp()
+                akl = torch.zeros((), device=dev)
+                if self.anchor is not None and not imitation:   # KL(anchor || learner), both at tau
+                    with torch.no_grad():
+                        a_logp = torch.log_softmax(self.anchor(t_obs[mb], t_mask[mb], pr_mb)[0] / tau, -1)
+                    legal = t_mask[mb]
+                    akl = (a_logp.exp() * (a_logp - logp_all)).masked_fill(~legal, 0.0).sum(-1).mean()
                 entropy = -(probs * logp_all).sum(-1).mean()
                 v_loss = 0.5 * ((v - t_ret[mb]) ** 2).mean()
                 teach = t_teach[mb]
@@ -606,7 +617,7 @@ class Trainer:
                     a = t_adv[mb]
                     a = (a - a.mean()) / (a.std() + 1e-8)
                     pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip_range, 1 + cfg.clip_range)).mean()
-                    loss = pg + cfg.vf_coef * v_loss - cfg.ent_coef * entropy + kick * il
+                    loss = pg + cfg.vf_coef * v_loss - cfg.ent_coef * entropy + kick * il + cfg.anchor_coef * akl
                     with torch.no_grad():
                         kl = ((ratio - 1) - (new_lp - t_logp[mb])).mean()
                         cf = ((ratio - 1).abs() > cfg.clip_range).float().mean()
@@ -620,12 +631,20 @@ class Trainer:
                 stats["imitation_loss"] += il.item()
                 stats["clip_frac"] += cf.item()
                 stats["approx_kl"] += kl.item()
+                stats["anchor_kl"] += akl.item()
                 nb += 1
         if self.acting is not self.net:
             self.acting.load_state_dict(self.net.state_dict())
         if not imitation:
             self.average()
         return {k: v / max(nb, 1) for k, v in stats.items()} | {"kick_coef": kick, "samples": P}
+
+    def set_anchor(self) -> None:
+        """Freeze a copy of the network as it is now as the anchor of ``cfg.anchor_coef``'s KL
+        penalty (on the update's device)."""
+        self.anchor = copy.deepcopy(self.net).eval()
+        for p in self.anchor.parameters():
+            p.requires_grad_(False)
 
     def average(self) -> None:
         """Move the weight average toward the learner (cfg.ema_decay > 0; the first call starts
@@ -763,7 +782,8 @@ class Trainer:
                 "league": {"snapshots": [s.state_dict() for s in self.league.snapshots],
                            "snapshot_steps": self.league.snapshot_steps, "win_rate": self.league.win_rate},
                 "config": self.cfg.to_dict(), "baseline": self.baseline, "init_from": self.started_from,
-                "avg": None if self.avg is None else self.avg.state_dict()}
+                "avg": None if self.avg is None else self.avg.state_dict(),
+                "anchor": None if self.anchor is None else self.anchor.state_dict()}
         tmp = self.out / "checkpoint.pt.tmp"
         torch.save(blob, tmp)
         tmp.replace(self.out / "checkpoint.pt")
@@ -788,6 +808,9 @@ class Trainer:
         self.rng.bit_generator.state = blob["rng"]
         self.baseline = blob.get("baseline")
         self.started_from = blob.get("init_from")
+        if blob.get("anchor") is not None and self.cfg.anchor_coef > 0:
+            self.set_anchor()
+            self.anchor.load_state_dict(blob["anchor"])
         if blob.get("avg") is not None and self.cfg.ema_decay > 0:
             self.avg = self.new_net(init=False)
             self.avg.load_state_dict(blob["avg"])
@@ -988,6 +1011,8 @@ def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
         tr.league.add(tr.net, tr.steps, cfg.max_snapshots)
     if tr.avg is None:
         tr.average()      # the weight average (ema_decay > 0) starts at the network RL starts from
+    if cfg.anchor_coef > 0 and tr.anchor is None:
+        tr.set_anchor()   # the KL anchor: the network RL starts from
     while tr.steps < cfg.total_steps:
         t0 = time.perf_counter()
         tr.set_lr()
