@@ -192,6 +192,25 @@ def test_collect_and_fit_save_a_policy_whose_critic_plays(tmp_path, capsys):
     assert game.scores()[0] > game.scores()[1]
 
 
+def test_shards_of_one_policy_written_two_ways_are_one_setting(tmp_path):
+    """The policy of the shards is compared as a file: a relative and an absolute path to it
+    are the same setting; a different file is not."""
+    from pathlib import Path
+
+    out = tmp_path / "data"
+    rel = "policies/electrify-2p.pt"
+    acquire_critic.main(["collect", "--out", str(out), "--games", "1", "--ndet", "1", "--horizon", "1",
+                         "--seed", "1", "--policy", rel])
+    acquire_critic.main(["collect", "--out", str(out), "--games", "1", "--ndet", "1", "--horizon", "1",
+                         "--seed", "2", "--policy", str(Path(rel).resolve())])
+    data, info = acquire_critic.load_shards(out)
+    assert info["shards"] == 2 and info["games"] == 2
+    acquire_critic.main(["collect", "--out", str(out), "--games", "1", "--ndet", "1", "--horizon", "1",
+                         "--seed", "3", "--policy", "policies/electrify-2p-net.pt"])
+    with pytest.raises(SystemExit, match="different settings"):
+        acquire_critic.load_shards(out)
+
+
 def test_fit_refuses_shards_collected_with_different_settings(tmp_path):
     out = tmp_path / "data"
     acquire_critic.main(["collect", "--out", str(out), "--games", "1", "--ndet", "1", "--horizon", "1", "--seed", "1"])

@@ -144,7 +144,10 @@ def load_shards(folders) -> tuple[dict, dict]:
     parts = [dict(np.load(f)) for f in files]
     infos = [json.loads(str(p.pop("info"))) for p in parts]
     keys = ("policy", "top_k", "ndet", "horizon")
-    if any(tuple(i.get(k) for k in keys) != tuple(infos[0].get(k) for k in keys) for i in infos):
+
+    def settings(i: dict) -> tuple:     # the policy as a file, however its path was written
+        return (str(Path(i.get("policy", "")).resolve()),) + tuple(i.get(k) for k in keys[1:])
+    if any(settings(i) != settings(infos[0]) for i in infos):
         raise SystemExit(f"the shards in {', '.join(map(str, folders))} were collected with different settings "
                          f"({', '.join(keys)})")
     frames = list(dict.fromkeys(f for i in infos for f in i["frames"].split(",")))
