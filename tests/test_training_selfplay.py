@@ -108,6 +108,9 @@ def test_shipped_train_configs_load():
         outs.add(cfg.output_dir)
         assert cfg.to_dict() == dataclasses.asdict(cfg)
     assert len(outs) == len(TRAIN_CONFIGS)   # runs of different configs do not overwrite each other
+    tune = load_config(REPO / "configs" / "finetune_2p_net.yaml", TrainConfig)
+    assert tune.n_players == 2 and tune.init_policy == "policies/electrify-2p-net.pt" and tune.bc_steps == 0
+    assert tune.policy_temperature < 1 and tune.anchor_coef > 0 and tune.output_dir not in outs
 
 
 # ----------------------------------------------------------------------------------------------
