@@ -21,6 +21,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from electrify_env.paths import SOURCE_ROOT
 from electrify_env.policy_meta import policy_metadata
 
 from .net import ALGORITHM, PRIORS, PolicyValueNet, load_policy, save_policy
@@ -45,7 +46,8 @@ def average_weights(net: PolicyValueNet, others: list[str | Path], card_set_hash
     return net
 
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = SOURCE_ROOT
+"""The repository (in a source checkout; shipping is done from one): paths in it are shipped relative."""
 
 
 def portable_paths(value, root: str | Path = REPO_ROOT):
