@@ -34,8 +34,7 @@ def main(argv=None) -> None:
     import numpy as np
     import torch
 
-    from electrify_env.decision import pending_frame_type
-    from electrify_env.decision import FRAME_KINDS
+    from electrify_env.decision import FRAME_KINDS, pending_frame_type
     from electrify_env.envs._common import card_set_and_options
     from training.distill import critic_picks
     from training.net import compute_prior, load_policy

@@ -45,9 +45,8 @@ def main(argv=None) -> None:
 
     from agents import make_agent, seat_view
     from agents.arena import wilson_interval
-    from electrify_env.decision import pending_frame_type
     from electrify_env import Game
-    from electrify_env.decision import parse_frame_kinds
+    from electrify_env.decision import parse_frame_kinds, pending_frame_type
 
     torch.set_num_threads(1)
     try:

@@ -82,9 +82,10 @@ def critic_picks(teacher, games, logits: np.ndarray, legal_n: np.ndarray,
 
     rows_out, picks_out = [], []
     S = games.States
-    frames = np.array([pending_frame_type(state) for state in S]) if teacher.critics else None
+    choosing = np.flatnonzero(legal_n >= 2) if teacher.critics else np.zeros(0, np.int64)
+    frames = np.array([pending_frame_type(S[r]) for r in choosing], np.int64)
     for critic in teacher.critics:
-        rows = np.flatnonzero(np.isin(frames, list(critic.frame_codes)) & (legal_n >= 2))
+        rows = choosing[np.isin(frames, list(critic.frame_codes))]
         rows = np.array([r for r in rows if critic.applies(S[r])], np.int64)
         if rows.size == 0:
             continue

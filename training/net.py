@@ -330,8 +330,8 @@ def transfer_weights(src: PolicyValueNet, dst: PolicyValueNet) -> PolicyValueNet
 
 
 def deepen(src: PolicyValueNet, hidden: Sequence[int]) -> PolicyValueNet:
-    """A copy of ``src`` (a network without a prior or critics' use: the trunk and heads are
-    copied, any critic dropped) with the hidden sizes ``hidden``: ``src.hidden`` with extra
+    """A copy of ``src`` (its trunk, heads and prior; any critic dropped) with the hidden sizes
+    ``hidden``: ``src.hidden`` with extra
     layers inserted, each as wide as the layer before it, initialised to the identity (weight
     ``I``, bias 0).  After a ReLU every activation is >= 0, so ``ReLU(I h) = h`` and the deeper
     network computes exactly what ``src`` computes until it trains (a function-preserving
@@ -339,20 +339,19 @@ def deepen(src: PolicyValueNet, hidden: Sequence[int]) -> PolicyValueNet:
     with more capacity without starting over.  ValueError if ``hidden`` is not ``src.hidden``
     with such layers inserted."""
     want, have = [int(h) for h in hidden], list(src.hidden)
+    bad = ValueError(f"cannot deepen hidden sizes {have} to {want}: the new sizes must be the old "
+                     "ones with layers inserted after a layer, each as wide as that layer")
     plan: list[int | None] = []    # for each layer of ``want``: the index of src's layer, or None (identity)
-    i, width = 0, None
     for h in want:
+        i = len(plan) - plan.count(None)        # src's layers taken so far
         if i < len(have) and h == have[i]:      # taking src's layer first never blocks a match
             plan.append(i)
-            i, width = i + 1, h
-        elif width is not None and h == width:
+        elif i > 0 and h == have[i - 1]:        # as wide as the layer before it
             plan.append(None)
         else:
-            plan = []
-            break
-    if not plan or i != len(have):
-        raise ValueError(f"cannot deepen hidden sizes {have} to {want}: the new sizes must be the old "
-                         "ones with layers inserted after a layer, each as wide as that layer")
+            raise bad
+    if len(plan) - plan.count(None) != len(have):
+        raise bad
     dst = PolicyValueNet(src.n_players, want, init=False, prior=src.prior, prior_scale=src.prior_scale,
                          prior_weights=src.prior_weights)
     with torch.no_grad():
@@ -379,6 +378,10 @@ def lineage(path: str | Path, meta: dict) -> dict:
     return {"path": str(path), **{k: meta[k] for k in LINEAGE_KEYS if k in meta}}
 
 
+SAVED_DTYPE = torch.float16
+"""The dtype a policy file stores its weights in (:func:`save_policy`; loaded as float32)."""
+
+
 def as_saved(net: PolicyValueNet) -> PolicyValueNet:
     """A copy of ``net`` whose weights are what :func:`save_policy` stores (rounded to float16,
     held as float32): the network its file plays, for evaluating before saving (rounding alone
@@ -389,7 +392,7 @@ def as_saved(net: PolicyValueNet) -> PolicyValueNet:
     with torch.no_grad():
         for t in list(out.parameters()) + list(out.buffers()):
             if t.is_floating_point():
-                t.copy_(t.to(torch.float16).to(t.dtype))
+                t.copy_(t.to(SAVED_DTYPE).to(t.dtype))
     return out
 
 
@@ -404,8 +407,8 @@ def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_i
         raise ValueError(f"a policy path must end in .pt, got {p}")
     p.parent.mkdir(parents=True, exist_ok=True)
     # weights as float16: a 4-player network (5,100 inputs) stays under 3 MB; loaded as float32
-    state = {k: v.detach().cpu().to(torch.float16) for k, v in net.state_dict().items()}
-    torch.save({"arch": net.arch(), "dtype": "float16", "state_dict": state}, p)
+    state = {k: v.detach().cpu().to(SAVED_DTYPE) for k, v in net.state_dict().items()}
+    torch.save({"arch": net.arch(), "dtype": str(SAVED_DTYPE).removeprefix("torch."), "state_dict": state}, p)
     meta.setdefault("n_players", net.n_players)
     save_policy_metadata(p, policy_metadata(card_set_hash, env_id, algorithm=algorithm,
                                             arch=net.arch(), **meta))

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from electrify_env.paths import SOURCE_ROOT
 from electrify_env.policy_meta import policy_metadata
+from electrify_env.yamlio import display_path
 
 from .net import ALGORITHM, PRIORS, PolicyValueNet, load_policy, save_policy
 
@@ -46,18 +47,14 @@ def average_weights(net: PolicyValueNet, others: list[str | Path], card_set_hash
     return net
 
 
-REPO_ROOT = SOURCE_ROOT
-"""The repository (in a source checkout; shipping is done from one): paths in it are shipped relative."""
-
-
-def portable_paths(value, root: str | Path = REPO_ROOT):
+def portable_paths(value, root: str | Path = SOURCE_ROOT):
     """``value`` (metadata: dicts, lists, strings...) with every absolute path string that points
     inside ``root`` (the repository; also through a symbolic link that is a direct child of it,
     such as ``runs`` -> a runs folder elsewhere) written relative to it (``/home/me/electrify/runs/d``
     -> ``runs/d``), so shipped metadata names the files as the docs' commands do, on any machine.
     Other values are returned unchanged."""
     root = Path(root)
-    bases = [(root.absolute(), Path(".")), (root.resolve(), Path("."))]
+    bases = [(root.resolve(), Path("."))]
     for child in root.iterdir() if root.is_dir() else ():
         if child.is_symlink() and child.is_dir():
             bases.append((child.resolve(), Path(child.name)))
@@ -70,11 +67,9 @@ def portable_paths(value, root: str | Path = REPO_ROOT):
             return [fix(x) for x in v]
         if isinstance(v, str) and v.startswith("/"):
             for base, name in bases:
-                try:
-                    rel = Path(v).relative_to(base)
-                except ValueError:
-                    continue
-                return str(name / rel)
+                shown = display_path(Path(v), base)     # relative to base when inside it
+                if not Path(shown).is_absolute():
+                    return (name / shown).as_posix()
         return v
     return fix(value)
 
