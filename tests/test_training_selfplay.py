@@ -111,6 +111,10 @@ def test_shipped_train_configs_load():
     tune = load_config(REPO / "configs" / "finetune_2p_net.yaml", TrainConfig)
     assert tune.n_players == 2 and tune.init_policy == "policies/electrify-2p-net.pt" and tune.bc_steps == 0
     assert tune.policy_temperature < 1 and tune.anchor_coef > 0 and tune.output_dir not in outs
+    mcts = load_config(REPO / "configs" / "finetune_2p_net_mcts.yaml", TrainConfig)
+    assert mcts.init_policy == tune.init_policy and mcts.policy_temperature == tune.policy_temperature
+    assert mcts.p_agent > 0 and mcts.league_agents == ["mcts:iters=36:top_k=3:horizon=2"]
+    assert mcts.output_dir not in outs | {tune.output_dir}
 
 
 # ----------------------------------------------------------------------------------------------
