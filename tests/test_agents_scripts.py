@@ -80,3 +80,31 @@ def test_ladder_quick(tmp_path):
     assert solo[("greedy", "first_light")]["success"] == 1
     mcts = out["solo_mcts"]["solo"]
     assert len(mcts) == 8 and all(r["games"] == 1 and r["mean_final_score"] > 20 for r in mcts)
+
+
+def test_pool_arena_adds_the_games_of_runs_on_different_seeds(tmp_path):
+    """benchmarks/pool_arena.py: the pooled pairing holds every game of both runs and their wins
+    (each run's own count); two runs of one seed or of other agents are refused."""
+    import importlib.util
+
+    from agents.arena import ArenaConfig, run_arena
+    spec = importlib.util.spec_from_file_location("pool_arena",
+                                                  Path(__file__).resolve().parents[1] / "benchmarks" / "pool_arena.py")
+    pool_arena = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pool_arena)
+
+    runs = {}
+    for name, agents, seed in (("a", ["greedy", "random"], 1), ("b", ["greedy", "random"], 2),
+                               ("c", ["greedy", "random"], 1), ("d", ["random", "greedy"], 3)):
+        out = tmp_path / name
+        runs[name] = run_arena(ArenaConfig(agents=agents, games=4, seed=seed, out=str(out), progress=False))
+    pooled = pool_arena.pool([tmp_path / "a", tmp_path / "b"])["pairings"][0]
+    own = [runs[n]["summary"]["pairings"][0] for n in "ab"]
+    assert pooled["games"] == 8 and pooled["wins"] == own[0]["wins"] + own[1]["wins"]
+    assert pooled["agent"] == "greedy" and pooled["ci_low"] <= pooled["win_rate"] <= pooled["ci_high"]
+    with pytest.raises(ValueError, match="share a seed"):
+        pool_arena.pool([tmp_path / "a", tmp_path / "c"])
+    with pytest.raises(ValueError, match="agents"):
+        pool_arena.pool([tmp_path / "a", tmp_path / "d"])
+    with pytest.raises(ValueError, match="at least two"):
+        pool_arena.pool([tmp_path / "a"])
