@@ -115,6 +115,10 @@ def test_shipped_train_configs_load():
     assert mcts.init_policy == tune.init_policy and mcts.policy_temperature == tune.policy_temperature
     assert mcts.p_agent > 0 and mcts.league_agents == ["mcts:iters=36:top_k=3:horizon=2"]
     assert mcts.output_dir not in outs | {tune.output_dir}
+    loose = load_config(REPO / "configs" / "finetune_2p_net_loose.yaml", TrainConfig)
+    assert loose.init_policy == tune.init_policy and loose.league_agents == mcts.league_agents
+    assert 0 < loose.anchor_coef < mcts.anchor_coef and loose.learning_rate > mcts.learning_rate
+    assert loose.p_random > 0 and loose.output_dir not in outs | {tune.output_dir, mcts.output_dir}
 
 
 # ----------------------------------------------------------------------------------------------
