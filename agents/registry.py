@@ -199,9 +199,9 @@ SHIPPED_KINDS = (("trained_solo", "TrainedSolo", SHIPPED[1], "solo scenarios (ev
 
 def _how_it_plays(path: Path) -> str:
     """``network + greedy prior``, ``network only`` (either ``+ afterstate critic on ...``; with
-    several critics, each one's decision types, separated by ``;``), from a policy file's
-    metadata."""
-    from electrify_env.policy_meta import load_policy_metadata, policy_critics, policy_prior
+    several critics, each one's decision types, separated by ``;``; and ``+ rollout lookahead on
+    ...``), from a policy file's metadata."""
+    from electrify_env.policy_meta import load_policy_metadata, policy_critics, policy_lookaheads, policy_prior
     try:
         meta = load_policy_metadata(path)
     except (OSError, ValueError):     # PolicyMismatchError is a ValueError
@@ -212,6 +212,11 @@ def _how_it_plays(path: Path) -> str:
         on = "; ".join(", ".join(c.get("frames", [])) + (f" (solo targets up to {c['max_target']})"
                                                           if c.get("max_target") else "") for c in critics)
         how += f" + afterstate critic{'s' if len(critics) > 1 else ''} on {on}"
+    las = policy_lookaheads(meta)
+    if las:
+        on = "; ".join(", ".join(la.get("frames", [])) + (f" (solo targets up to {la['max_target']})"
+                                                          if la.get("max_target") else "") for la in las)
+        how += f" + rollout lookahead{'s' if len(las) > 1 else ''} on {on}"
     return how
 
 

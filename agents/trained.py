@@ -13,7 +13,11 @@ reads ``SeatView.infoset`` and cannot be used as an ``(observation, mask)`` call
 with an afterstate critic (:class:`training.net.AfterstateCritic`, trained by
 :mod:`training.acquire_critic`; a policy may have several, each for its own decision types)
 chooses, at the decision types it names, among the policy's most likely legal actions by scoring
-the seat's observation after each (one determinization of its information set); it too reads the information set, and it is used in deterministic play only.  A policy saved for another observation
+the seat's observation after each (one determinization of its information set); it too reads the information set, and it is used in deterministic play only.
+A policy with a rollout lookahead (:class:`training.net.RolloutLookahead`) chooses, at its
+decision types, among the policy's most likely legal actions by greedy rollouts from
+determinizations of its information set (a short search at play time); likewise deterministic
+play only.  A policy saved for another observation
 layout, card set or player count is refused with a one-line
 :class:`~electrify_env.policy_meta.PolicyMismatchError`.
 
@@ -146,6 +150,13 @@ class NetAgent(Agent):
         """The policy's action for the seat's observation, restricted to the legal mask."""
         self._need(view)
         net = self._net(view)
+        if net.lookaheads and self.deterministic and np.count_nonzero(view.mask) > 1:
+            from electrify_env.decision import pending_frame_type
+
+            la = net.lookahead_for(pending_frame_type(view.infoset), view.infoset)
+            if la is not None:
+                a = self._lookahead_act(view, la)
+                return check_legal(view, a, f"{self.spec!r} ({self._paths[int(view.n_players)]})")
         if net.critic is not None and self.deterministic and np.count_nonzero(view.mask) > 1:
             from electrify_env.decision import pending_frame_type
 
@@ -176,6 +187,17 @@ class NetAgent(Agent):
         cands = top_actions(logits, critic.top_k)
         after = self.afterstates(view, cands, int(self.rng.integers(SEED_LIMIT)), net)
         return int(cands[critic_choice(net, after, logits[cands], critic)])
+
+    def _lookahead_act(self, view: SeatView, la) -> int:
+        """The lookahead's choice (``la``, a :class:`training.net.RolloutLookahead`) among the
+        policy's ``top_k`` most likely legal actions; its determinizations are drawn from the
+        agent's generator."""
+        from .greedy import SEED_LIMIT
+
+        cands = top_actions(self.logits(view), la.top_k)
+        if cands.size == 1:
+            return int(cands[0])
+        return la.choose(view.infoset, view.table, int(view.seat), cands, int(self.rng.integers(SEED_LIMIT)))
 
     def logits(self, view: SeatView) -> np.ndarray:
         """The policy's logits (float32, ``N_ACTIONS``; -inf for the illegal actions): the

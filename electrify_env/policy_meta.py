@@ -99,10 +99,18 @@ def policy_critics(meta: dict) -> list[dict]:
     return [dict(critic)] if isinstance(critic, dict) else []
 
 
+def policy_lookaheads(meta: dict) -> list[dict]:
+    """The fields of each rollout lookahead of a policy (``training.net.RolloutLookahead``:
+    ``frames``, ``top_k``, ``rollouts``, ``horizon``, ``weights``, ``max_target`` if set), from
+    the architecture in its metadata (``arch["lookaheads"]``); ``[]`` if it has none."""
+    las = (meta.get("arch") or {}).get("lookaheads")
+    return [dict(la) for la in las if isinstance(la, dict)] if isinstance(las, list) else []
+
+
 def policy_needs_infoset(meta: dict) -> bool:
     """Whether an agent playing the policy reads the engine's information set of its seat: a
-    greedy logit prior and an afterstate critic are computed from it (R26)."""
-    return policy_prior(meta) != "none" or bool(policy_critics(meta))
+    greedy logit prior, an afterstate critic and a rollout lookahead are computed from it (R26)."""
+    return policy_prior(meta) != "none" or bool(policy_critics(meta)) or bool(policy_lookaheads(meta))
 
 
 def check_compatible(meta: dict, card_set_hash: str | None = None, where: str = "policy",

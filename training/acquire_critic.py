@@ -174,10 +174,22 @@ def fit(args) -> None:
     new = {"frames": info["frames"].split(","), "top_k": info["top_k"], "hidden": args.hidden,
            "max_target": args.max_target}
     kept_critics = src.critics if args.keep_critics else []
+    lookahead = []    # each of the policy's lookaheads keeps the decision types no critic takes
+    if src.lookaheads:
+        from electrify_env.decision import parse_frame_kinds
+
+        taken = set(parse_frame_kinds(",".join(new["frames"]))).union(*(c.frame_codes for c in kept_critics))
+        for la in src.lookaheads:
+            left = [f for f in la.frames if not parse_frame_kinds(f) & taken]
+            if left != la.frames:
+                print(f"note: the critic takes {', '.join(f for f in la.frames if f not in left)} "
+                      f"from {args.policy}'s rollout lookahead")
+            lookahead += [la.config() | {"frames": left}] if left else []
     try:
         net = transfer_weights(src, PolicyValueNet(
             src.n_players, src.hidden, init=True, prior=src.prior, prior_scale=src.prior_scale,
-            prior_weights=src.prior_weights, critic=[c.config() for c in kept_critics] + [new])).eval()
+            prior_weights=src.prior_weights, critic=[c.config() for c in kept_critics] + [new],
+            lookahead=lookahead)).eval()
     except ValueError as err:   # the new critic's decision types overlap a kept one's
         raise SystemExit(f"--keep-critics: {err}") from None
     for old, mine in zip(kept_critics, net.critics):

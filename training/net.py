@@ -41,6 +41,10 @@ ARCH_CRITICS = "mlp-critics-v1"
 types (``arch["critics"]``, a list; a file with one keeps :data:`ARCH_CRITIC`'s format unless
 that critic has a ``max_target``, which code reading only :data:`ARCH_CRITIC` would not know, so
 it refuses such a file by its id)."""
+ARCH_SEARCH = "mlp-search-v1"
+"""Architecture id of a network with one or more :class:`RolloutLookahead` (``arch["lookaheads"]``,
+a list; its afterstate critics, if any, in ``arch["critics"]``): code that does not know the
+lookahead refuses such a file by its id instead of playing it without its search."""
 MASKED_LOGIT = -1e8
 """Logit given to illegal actions (finite, so a row with one legal action stays well defined)."""
 ALGORITHM = "electrify PPO (training/selfplay.py)"
@@ -118,6 +122,80 @@ class AfterstateCritic(nn.Module):
         return out | ({"max_target": self.max_target} if self.max_target else {})
 
 
+class RolloutLookahead:
+    """A short search over the policy's best candidates, played at chosen decision types.
+
+    At a decision of one of the types ``frames`` with at least two legal actions, a
+    deterministic agent (:class:`agents.trained.NetAgent`) takes the policy's ``top_k`` most
+    likely legal actions and plays the one with the best mean search value over ``rollouts //
+    top_k`` determinizations of its information set (R26), every candidate played on each of the
+    same samples by greedy rollouts for ``horizon`` rounds
+    (:func:`electrify_env.engine.search.paired_search`, what ``mcts:method=paired`` runs; in solo
+    the value measures the evaluation against the scenario's target).  It has no weights to
+    train: it is the search whose values :mod:`training.acquire_critic` teaches an afterstate
+    critic, run at play time instead (about 20 searched decisions and 0.3-0.5 s a solo game
+    with the placing decisions).
+
+    Args:
+        frames: decision types it decides (names of :data:`electrify_env.decision.FRAME_KINDS`).
+        top_k: candidates, at least 2.
+        rollouts: rollouts per searched decision (``rollouts // candidates`` samples, at least 1).
+        horizon: rounds each rollout plays.
+        weights: the greedy evaluation and rollout weights (``engine.search.WEIGHT_NAMES``;
+            default the greedy agent's, ``configs/agents/greedy.yaml``, with ``explore`` 0 so
+            rollouts are deterministic, as the ``mcts`` agent's).
+        max_target: decide only in solo games whose target is at most this; 0: in every game.
+    """
+
+    def __init__(self, frames: Sequence[str], top_k: int = 3, rollouts: int = 36, horizon: int = 2,
+                 weights: Sequence[float] | None = None, max_target: int = 0) -> None:
+        from electrify_env.decision import parse_frame_kinds
+        from electrify_env.engine import search as SR
+
+        for name, v, lo in (("top_k", top_k, 2), ("rollouts", rollouts, 1), ("horizon", horizon, 1),
+                            ("max_target", max_target, 0)):
+            if int(v) != v or int(v) < lo:
+                raise ValueError(f"the lookahead's {name} must be an integer >= {lo}, got {v!r}")
+        self.frames = [str(f) for f in frames]
+        if not self.frames:
+            raise ValueError("the lookahead needs at least one decision type (frames)")
+        self.frame_codes = frozenset(parse_frame_kinds(",".join(self.frames)))
+        self.top_k, self.rollouts, self.horizon, self.max_target = int(top_k), int(rollouts), int(horizon), int(max_target)
+        if weights is None:
+            from agents.greedy import load_weights
+            w = load_weights().to_array().copy()
+            w[SR.W_EXPLORE] = 0.0
+        else:
+            w = np.asarray(weights, dtype=np.float64).copy()
+        if w.shape != (SR.N_WEIGHTS,) or not np.isfinite(w).all():
+            raise ValueError(f"the lookahead's weights must be {SR.N_WEIGHTS} finite numbers "
+                             f"(engine.search.WEIGHT_NAMES), got {len(w)}")
+        w.flags.writeable = False
+        self.weights = w
+
+    def applies(self, state: np.ndarray) -> bool:
+        """Whether it decides in the game of engine state (or information set) ``state``."""
+        return self.max_target == 0 or bool(state[S_SOLO] and state[S_SOLO_TARGET] <= self.max_target)
+
+    def config(self) -> dict:
+        """The fields saved in the policy file's architecture (an item of ``arch["lookaheads"]``)."""
+        out = {"frames": list(self.frames), "top_k": self.top_k, "rollouts": self.rollouts,
+               "horizon": self.horizon, "weights": [float(x) for x in self.weights]}
+        return out | ({"max_target": self.max_target} if self.max_target else {})
+
+    def choose(self, infoset: np.ndarray, table: np.ndarray, seat: int, cands: np.ndarray, seed: int) -> int:
+        """The candidate (of ``cands``, int64 legal ids, best first) with the best mean value over
+        the paired rollouts from the information set ``infoset`` of ``seat``; ``seed`` draws the
+        determinizations."""
+        from electrify_env.engine import search as SR
+
+        n = int(cands.size)
+        totals = np.zeros(n, dtype=np.float64)
+        SR.paired_search(infoset, table, np.int64(seat), self.weights, cands, np.int64(n),
+                         np.int64(max(1, self.rollouts // n)), np.int64(seed), np.int64(self.horizon), totals)
+        return int(cands[int(np.argmax(totals))])
+
+
 class PolicyValueNet(nn.Module):
     """MLP over the observation prefix of an ``n_players`` game, with policy and value heads.
 
@@ -139,11 +217,16 @@ class PolicyValueNet(nn.Module):
         critic: the fields of an :class:`AfterstateCritic` (``frames``, ``top_k``, ``hidden``)
             to add one, or a list of such fields to add several, each choosing at its own
             decision types (no type in two of them); None or ``[]``: no critic.
+        lookahead: the fields of a :class:`RolloutLookahead` (``frames``, ``top_k``,
+            ``rollouts``, ``horizon``, ``weights``, ``max_target``) to search at those decision
+            types, or a list of such fields for several (no decision type in two lookaheads or
+            in a lookahead and a critic); None or ``[]``: no lookahead.
     """
 
     def __init__(self, n_players: int, hidden: Sequence[int] = (256, 128), init: bool = True,
                  prior: str = "none", prior_scale: float = 2.0, prior_weights: Sequence[float] | None = None,
-                 critic: dict | Sequence[dict] | None = None) -> None:
+                 critic: dict | Sequence[dict] | None = None,
+                 lookahead: dict | Sequence[dict] | None = None) -> None:
         super().__init__()
         if not 1 <= int(n_players) <= 4:
             raise ValueError(f"n_players must be 1-4, got {n_players!r}")
@@ -191,6 +274,14 @@ class PolicyValueNet(nn.Module):
         """The first afterstate critic (None: the network has none)."""
         self.extra_critics = nn.ModuleList(heads[1:])
         """The critics after the first (a network with several; state keys ``extra_critics.i.``)."""
+        specs = [] if lookahead is None else [lookahead] if isinstance(lookahead, dict) else list(lookahead)
+        self.lookaheads = [RolloutLookahead(**la) for la in specs]
+        """The network's :class:`RolloutLookahead` s (``[]``: none)."""
+        for i, la in enumerate(self.lookaheads):
+            for other in heads + self.lookaheads[:i]:
+                if other.frame_codes & la.frame_codes:
+                    raise ValueError(f"a lookahead ({la.frames}) and another lookahead or afterstate critic "
+                                     f"({other.frames}) decide the same decision types: give each type to one")
 
     @property
     def critics(self) -> list[AfterstateCritic]:
@@ -204,6 +295,20 @@ class PolicyValueNet(nn.Module):
         for c in self.critics:
             if frame in c.frame_codes:
                 return c if state is None or c.applies(state) else None
+        return None
+
+    @property
+    def lookahead(self) -> RolloutLookahead | None:
+        """The first :class:`RolloutLookahead` (None: the network has none)."""
+        return self.lookaheads[0] if self.lookaheads else None
+
+    def lookahead_for(self, frame: int, state: np.ndarray | None = None) -> RolloutLookahead | None:
+        """The :class:`RolloutLookahead` that decides decision type ``frame`` in the game of engine
+        state (or information set) ``state`` (:meth:`RolloutLookahead.applies`; None: whatever the
+        game), or None."""
+        for la in self.lookaheads:
+            if frame in la.frame_codes:
+                return la if state is None or la.applies(state) else None
         return None
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor,
@@ -246,6 +351,10 @@ class PolicyValueNet(nn.Module):
             out |= {"arch": ARCH_CRITIC, "critic": self.critic.config()}
         elif self.critics:
             out |= {"arch": ARCH_CRITICS, "critics": [c.config() for c in self.critics]}
+        if self.lookaheads:
+            out.pop("critic", None)
+            out |= {"arch": ARCH_SEARCH, "critics": [c.config() for c in self.critics],
+                    "lookaheads": [la.config() for la in self.lookaheads]}
         return out
 
     @torch.inference_mode()
@@ -432,16 +541,16 @@ def load_policy(path: str | Path, card_set_hash: str | None = None,
     try:
         blob = torch.load(p, map_location="cpu", weights_only=True)
         arch = blob["arch"]
-        if arch.get("arch") not in (ARCH, ARCH_CRITIC, ARCH_CRITICS):
+        if arch.get("arch") not in (ARCH, ARCH_CRITIC, ARCH_CRITICS, ARCH_SEARCH):
             raise PolicyMismatchError(f"policy {p} has architecture {arch.get('arch')!r}; this code "
-                                      f"reads {ARCH!r}, {ARCH_CRITIC!r} and {ARCH_CRITICS!r}")
+                                      f"reads {ARCH!r}, {ARCH_CRITIC!r}, {ARCH_CRITICS!r} and {ARCH_SEARCH!r}")
         prior = arch.get("prior", "none")
         if prior not in PRIORS:
             raise PolicyMismatchError(f"policy {p} adds the logit prior {prior!r}; this code "
                                       f"knows {', '.join(PRIORS)}")
         net = PolicyValueNet(arch["n_players"], arch["hidden"], init=False, prior=prior,
                              prior_scale=arch.get("prior_scale", 2.0), prior_weights=arch.get("prior_weights"),
-                             critic=policy_critics({"arch": arch}))
+                             critic=policy_critics({"arch": arch}), lookahead=arch.get("lookaheads"))
         net.load_state_dict({k: v.to(torch.float32) for k, v in blob["state_dict"].items()})
     except PolicyMismatchError:
         raise

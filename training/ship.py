@@ -13,7 +13,15 @@ network trained without a logit prior with greedy's one-ply values added to its 
 ``--average MORE...`` ships the mean of the weights of ``SRC`` and ``MORE`` (a uniform weight
 average of checkpoints of one architecture, e.g. the students of a run and of its sibling runs
 from the same start: :func:`average_weights`); the metadata is ``SRC``'s, with ``averaged_from``
-listing every file averaged.  Paths in the metadata that point inside the repository are
+listing every file averaged.  ``--lookahead FRAMES`` ships the policy with a
+:class:`training.net.RolloutLookahead` at those decision types (the policy's best candidates
+compared by greedy rollouts at play time: ``--lookahead-top-k``, ``--lookahead-rollouts``,
+``--lookahead-horizon``, ``--lookahead-max-target``; defaults those of
+``mcts:iters=36:top_k=3:horizon=2``), beside any lookahead the policy has (a file may have
+several, each for its own decision types; e.g. a second one with a ``--lookahead-max-target``);
+an afterstate critic deciding any of those types is dropped (the lookahead takes its
+decisions); the metadata records both as ``lookahead_added`` (a list, one item per addition).
+Paths in the metadata that point inside the repository are
 written relative to it (:func:`portable_paths`)."""
 from __future__ import annotations
 
@@ -74,16 +82,38 @@ def portable_paths(value, root: str | Path = SOURCE_ROOT):
     return fix(value)
 
 
+def with_lookahead(net: PolicyValueNet, lookahead: dict) -> tuple[PolicyValueNet, list[dict]]:
+    """A copy of ``net`` (the same weights, prior and lookaheads) that also searches with a
+    :class:`~training.net.RolloutLookahead` of the fields ``lookahead``, without the afterstate
+    critics that decide any of its decision types; returns it and the configs of the critics
+    dropped.  ValueError if one of its types is a lookahead's that ``net`` has already."""
+    from .net import RolloutLookahead
+
+    la = RolloutLookahead(**lookahead)
+    kept = [c for c in net.critics if not c.frame_codes & la.frame_codes]
+    out = PolicyValueNet(net.n_players, net.hidden, init=False, prior=net.prior, prior_scale=net.prior_scale,
+                         prior_weights=net.prior_weights, critic=[c.config() for c in kept],
+                         lookahead=[x.config() for x in net.lookaheads] + [la.config()])
+    for name in ("trunk", "pi", "v"):
+        getattr(out, name).load_state_dict(getattr(net, name).state_dict())
+    for old, mine in zip(kept, out.critics):
+        mine.load_state_dict(old.state_dict())
+    return out.eval(), [c.config() for c in net.critics if c not in kept]
+
+
 def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scale: float = 2.0,
-         average: list[str | Path] | None = None) -> Path:
+         average: list[str | Path] | None = None, lookahead: dict | None = None) -> Path:
     """Load ``src`` and save it as ``dest`` (``.pt``) with the same metadata; returns ``dest``.
     ``prior="greedy"``: add greedy's one-ply values x ``prior_scale`` to the logits of a network
     that has no prior (ValueError if it has one).  ``average``: ship the mean of ``src``'s and
-    these policies' weights (:func:`average_weights`), recorded as ``averaged_from``."""
+    these policies' weights (:func:`average_weights`), recorded as ``averaged_from``.
+    ``lookahead``: the fields of a :class:`~training.net.RolloutLookahead` to add
+    (:func:`with_lookahead`), recorded as ``lookahead_added``."""
     net, meta = load_policy(src)
     base = set(policy_metadata("", "")) | {"algorithm", "arch"}
     extra = {k: v for k, v in meta.items() if k not in base}
-    if prior in (None, "none") or "shipped_from" not in extra:   # adding a prior keeps the network's origin
+    if (prior in (None, "none") and lookahead is None) or "shipped_from" not in extra:
+        # adding a prior or a lookahead keeps the network's origin
         extra["shipped_from"] = str(src)
     if average:
         net = average_weights(net, list(average), meta["card_set_hash"])
@@ -92,10 +122,18 @@ def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scal
         if net.prior != "none":
             raise ValueError(f"{src} already adds the {net.prior!r} prior")
         wrapped = PolicyValueNet(net.n_players, net.hidden, init=False, prior=prior, prior_scale=prior_scale,
-                                 critic=[c.config() for c in net.critics])
+                                 critic=[c.config() for c in net.critics],
+                                 lookahead=[la.config() for la in net.lookaheads])
         wrapped.load_state_dict(net.state_dict())
         net = wrapped.eval()
         extra["prior_added"] = {"prior": prior, "prior_scale": float(prior_scale), "from": str(src)}
+    if lookahead is not None:
+        net, dropped = with_lookahead(net, lookahead)
+        la = net.lookaheads[-1].config()
+        added = extra.get("lookahead_added", [])
+        extra["lookahead_added"] = (added if isinstance(added, list) else [added]) + [
+            {"lookahead": {k: v for k, v in la.items() if k != "weights"}, "dropped_critics": dropped,
+             "from": str(src)}]
     return save_policy(net, dest, meta["card_set_hash"], meta["env_id"],
                        algorithm=meta.get("algorithm", ALGORITHM), **portable_paths(extra))
 
@@ -110,9 +148,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--prior-scale", type=float, default=2.0, help="weight of the added prior (default 2)")
     ap.add_argument("--average", nargs="+", default=None, metavar="MORE",
                     help="ship the mean of the weights of SRC and these policies (same architecture)")
+    ap.add_argument("--lookahead", default=None, metavar="FRAMES",
+                    help="search at these decision types (electrify_env.decision.FRAME_KINDS names, "
+                         "comma-separated) among the policy's best candidates by greedy rollouts")
+    ap.add_argument("--lookahead-top-k", type=int, default=3, help="candidates searched (default 3)")
+    ap.add_argument("--lookahead-rollouts", type=int, default=36, help="rollouts per searched decision (default 36)")
+    ap.add_argument("--lookahead-horizon", type=int, default=2, help="rounds a rollout plays (default 2)")
+    ap.add_argument("--lookahead-max-target", type=int, default=0,
+                    help="search only in solo games of a target at most this (default 0: every game)")
     args = ap.parse_args(argv)
+    la = None if args.lookahead is None else {
+        "frames": [f for f in args.lookahead.split(",") if f], "top_k": args.lookahead_top_k,
+        "rollouts": args.lookahead_rollouts, "horizon": args.lookahead_horizon,
+        "max_target": args.lookahead_max_target}
     try:
-        out = ship(args.src, args.dest, args.prior, args.prior_scale, args.average)
+        out = ship(args.src, args.dest, args.prior, args.prior_scale, args.average, la)
     except ValueError as err:
         print(f"python -m training.ship: error: {err}", file=sys.stderr)
         return 2
