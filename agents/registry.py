@@ -207,16 +207,11 @@ def _how_it_plays(path: Path) -> str:
     except (OSError, ValueError):     # PolicyMismatchError is a ValueError
         return "network"
     how = "network + greedy prior" if policy_prior(meta) != "none" else "network only"
-    critics = policy_critics(meta)
-    if critics:
-        on = "; ".join(", ".join(c.get("frames", [])) + (f" (solo targets up to {c['max_target']})"
-                                                          if c.get("max_target") else "") for c in critics)
-        how += f" + afterstate critic{'s' if len(critics) > 1 else ''} on {on}"
-    las = policy_lookaheads(meta)
-    if las:
-        on = "; ".join(", ".join(la.get("frames", [])) + (f" (solo targets up to {la['max_target']})"
-                                                          if la.get("max_target") else "") for la in las)
-        how += f" + rollout lookahead{'s' if len(las) > 1 else ''} on {on}"
+    for kind, deciders in (("afterstate critic", policy_critics(meta)), ("rollout lookahead", policy_lookaheads(meta))):
+        if deciders:
+            on = "; ".join(", ".join(d.get("frames", [])) + (f" (solo targets up to {d['max_target']})"
+                                                             if d.get("max_target") else "") for d in deciders)
+            how += f" + {kind}{'s' if len(deciders) > 1 else ''} on {on}"
     return how
 
 

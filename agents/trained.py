@@ -150,19 +150,14 @@ class NetAgent(Agent):
         """The policy's action for the seat's observation, restricted to the legal mask."""
         self._need(view)
         net = self._net(view)
-        if net.lookaheads and self.deterministic and np.count_nonzero(view.mask) > 1:
+        if (net.lookaheads or net.critic is not None) and self.deterministic and np.count_nonzero(view.mask) > 1:
             from electrify_env.decision import pending_frame_type
 
-            la = net.lookahead_for(pending_frame_type(view.infoset), view.infoset)
-            if la is not None:
-                a = self._lookahead_act(view, la)
-                return check_legal(view, a, f"{self.spec!r} ({self._paths[int(view.n_players)]})")
-        if net.critic is not None and self.deterministic and np.count_nonzero(view.mask) > 1:
-            from electrify_env.decision import pending_frame_type
-
-            critic = net.critic_for(pending_frame_type(view.infoset), view.infoset)
-            if critic is not None:
-                a = self._critic_act(view, net, critic)
+            frame = pending_frame_type(view.infoset)     # a lookahead or a critic may decide it
+            la = net.lookahead_for(frame, view.infoset)
+            critic = None if la is not None else net.critic_for(frame, view.infoset)
+            if la is not None or critic is not None:
+                a = self._lookahead_act(view, la) if la is not None else self._critic_act(view, net, critic)
                 return check_legal(view, a, f"{self.spec!r} ({self._paths[int(view.n_players)]})")
         gen = None
         if not self.deterministic:

@@ -53,6 +53,23 @@ PRIORS = ("none", "greedy")
 ``prior_scale`` x greedy's one-ply values of the legal actions (``engine.search.greedy_prior``)."""
 
 
+def in_target_range(max_target: int, state: np.ndarray) -> bool:
+    """Whether a decider limited to ``max_target`` (an afterstate critic or a rollout lookahead)
+    decides in the game of engine state (or information set) ``state``: always when
+    ``max_target`` is 0, else in solo games whose target is at most ``max_target``."""
+    return max_target == 0 or bool(state[S_SOLO] and state[S_SOLO_TARGET] <= max_target)
+
+
+def decider_for(deciders, frame: int, state: np.ndarray | None = None):
+    """Of ``deciders`` (critics or lookaheads, each with ``frame_codes`` and ``applies``), the one
+    whose types include ``frame`` if it decides in the game of ``state`` (None: whatever the
+    game), else None."""
+    for d in deciders:
+        if frame in d.frame_codes:
+            return d if state is None or d.applies(state) else None
+    return None
+
+
 class AfterstateCritic(nn.Module):
     """A head that chooses among the policy's best candidates by scoring their afterstates.
 
@@ -113,7 +130,7 @@ class AfterstateCritic(nn.Module):
     def applies(self, state: np.ndarray) -> bool:
         """Whether the critic decides in the game of engine state (or information set) ``state``:
         always without ``max_target``; with it, in solo games of a target at most that."""
-        return self.max_target == 0 or bool(state[S_SOLO] and state[S_SOLO_TARGET] <= self.max_target)
+        return in_target_range(self.max_target, state)
 
     def config(self) -> dict:
         """The fields saved in the policy file's architecture (``arch["critic"]``; ``max_target``
@@ -169,13 +186,13 @@ class RolloutLookahead:
             w = np.asarray(weights, dtype=np.float64).copy()
         if w.shape != (SR.N_WEIGHTS,) or not np.isfinite(w).all():
             raise ValueError(f"the lookahead's weights must be {SR.N_WEIGHTS} finite numbers "
-                             f"(engine.search.WEIGHT_NAMES), got {len(w)}")
+                             f"(engine.search.WEIGHT_NAMES), got {w.size}")
         w.flags.writeable = False
         self.weights = w
 
     def applies(self, state: np.ndarray) -> bool:
         """Whether it decides in the game of engine state (or information set) ``state``."""
-        return self.max_target == 0 or bool(state[S_SOLO] and state[S_SOLO_TARGET] <= self.max_target)
+        return in_target_range(self.max_target, state)
 
     def config(self) -> dict:
         """The fields saved in the policy file's architecture (an item of ``arch["lookaheads"]``)."""
@@ -292,10 +309,7 @@ class PolicyValueNet(nn.Module):
         """The critic that chooses at decision type ``frame`` (a ``layout.FT_*`` code) in the game
         of engine state (or information set) ``state`` (:meth:`AfterstateCritic.applies`; None:
         whatever the game), or None."""
-        for c in self.critics:
-            if frame in c.frame_codes:
-                return c if state is None or c.applies(state) else None
-        return None
+        return decider_for(self.critics, frame, state)
 
     @property
     def lookahead(self) -> RolloutLookahead | None:
@@ -306,10 +320,7 @@ class PolicyValueNet(nn.Module):
         """The :class:`RolloutLookahead` that decides decision type ``frame`` in the game of engine
         state (or information set) ``state`` (:meth:`RolloutLookahead.applies`; None: whatever the
         game), or None."""
-        for la in self.lookaheads:
-            if frame in la.frame_codes:
-                return la if state is None or la.applies(state) else None
-        return None
+        return decider_for(self.lookaheads, frame, state)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor,
                 prior: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
