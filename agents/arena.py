@@ -195,15 +195,19 @@ def _agent_for(spec: str, seat: int):
     return agent
 
 
-def play_task(task: GameTask) -> dict:
-    """Play one game of the arena; return its record (JSON-ready)."""
+def task_game(task: GameTask):
+    """The game a task plays, at its start (a solo scenario's or an n-player deal)."""
     from electrify_env.game import Game
 
     packs = list(task.tech_packs)
     if task.scenario is not None:
-        game = Game(seed=task.seed, scenario=task.scenario, card_set=task.card_set, tech_packs=packs)
-    else:
-        game = Game(n_players=len(task.lineup), seed=task.seed, card_set=task.card_set, tech_packs=packs)
+        return Game(seed=task.seed, scenario=task.scenario, card_set=task.card_set, tech_packs=packs)
+    return Game(n_players=len(task.lineup), seed=task.seed, card_set=task.card_set, tech_packs=packs)
+
+
+def play_task(task: GameTask) -> dict:
+    """Play one game of the arena; return its record (JSON-ready)."""
+    game = task_game(task)
     agents = [_agent_for(spec, seat) for seat, spec in enumerate(task.lineup)]
     for agent, s in zip(agents, task.agent_seeds):
         agent.reset(s)

@@ -26,6 +26,7 @@ layout, card set or player count is refused with a one-line
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 
@@ -70,6 +71,8 @@ class NetAgent(Agent):
 
     name = "net"
     needs_observation = True
+    searched = 0        # statistics of a rollout lookahead (per instance once it has searched):
+    seconds = 0.0       # searched moves and their time, as mcts keeps them
 
     def __init__(self, path: str = "", deterministic: bool = True) -> None:
         super().__init__()
@@ -192,7 +195,11 @@ class NetAgent(Agent):
         cands = top_actions(self.logits(view), la.top_k)
         if cands.size == 1:
             return int(cands[0])
-        return la.choose(view.infoset, view.table, int(view.seat), cands, int(self.rng.integers(SEED_LIMIT)))
+        t0 = time.perf_counter()
+        a = la.choose(view.infoset, view.table, int(view.seat), cands, int(self.rng.integers(SEED_LIMIT)))
+        self.searched += 1
+        self.seconds += time.perf_counter() - t0
+        return a
 
     def logits(self, view: SeatView) -> np.ndarray:
         """The policy's logits (float32, ``N_ACTIONS``; -inf for the illegal actions): the

@@ -40,6 +40,25 @@ def test_mcts_timing_smoke():
     assert re.search(r"won [012] of 2 games", out)
 
 
+def test_mcts_timing_lookahead_solo():
+    """The timing script also times a policy's rollout lookahead in solo games (the shipped solo
+    policy searches at buying and placing), and refuses an agent that does not search."""
+    res = subprocess.run([sys.executable, "benchmarks/mcts_timing.py", "--agent", "trained_solo",
+                          "--solo", "long_haul", "--games", "1", "--seed", "3"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "electrify arena --agents trained_solo --solo long_haul --games 1 --seed 3" in out
+    m = re.search(r"^searched moves: (\d+) of (\d+) moves", out, flags=re.M)
+    assert m and 0 < int(m.group(1)) < int(m.group(2))
+    f = re.search(r"per searched move, search only \[ms\]: +mean +([\d.]+) +p50 +([\d.]+)", out)
+    assert f and 0 < float(f.group(2))
+    assert re.search(r"succeeded in [01] of 1 games", out)
+    bad = subprocess.run([sys.executable, "benchmarks/mcts_timing.py", "--agent", "greedy", "--games", "1"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and "must be a searching agent" in bad.stderr
+
+
 # (part, games it plays in --quick, agents) as benchmarks/ladder.py --quick runs them
 LADDER_QUICK = [("greedy_random", 20, ["greedy", "random"]),
                 ("mcts_greedy", 4, ["mcts:iters=36:top_k=3:horizon=2", "greedy"]),
