@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -855,3 +856,33 @@ def test_ship_averages_the_weights_of_several_checkpoints(tmp_path):
     for bad in (wide, other_cards):
         assert ship_main([str(paths[0]), str(tmp_path / "bad.pt"), "--average", str(bad)]) == 2
     assert not (tmp_path / "bad.pt").exists()
+
+
+def test_config_base_chain(tmp_path):
+    """``base: OTHER.yaml`` starts a config from another's fields (found beside the file, else a
+    shipped config by name), the file's own fields over them, through a chain of bases; the
+    shipped mcts configs set only what differs from the config before them."""
+    tune = load_config(REPO / "configs" / "finetune_2p_net.yaml", TrainConfig)
+    (tmp_path / "a.yaml").write_text("base: finetune_2p_net_loose.yaml\nseed: 41\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("base: a.yaml\nepochs: 3\noutput_dir: runs/b\n", encoding="utf-8")
+    b = load_config(tmp_path / "b.yaml", TrainConfig, {"epochs": 4})
+    loose = load_config(REPO / "configs" / "finetune_2p_net_loose.yaml", TrainConfig)
+    assert (b.seed, b.epochs, b.output_dir) == (41, 4, "runs/b")
+    assert b.anchor_coef == loose.anchor_coef == 0.05 and b.init_policy == tune.init_policy
+    assert b.value_warmup == 100_000 != tune.value_warmup     # set by the middle file of the chain
+    raw = (REPO / "configs" / "finetune_2p_net_loose.yaml").read_text(encoding="utf-8")
+    assert "\nbase: finetune_2p_net_mcts.yaml\n" in raw and "\ninit_policy:" not in raw
+
+
+@pytest.mark.parametrize("text, message", [
+    ("base: 3\n", "base: must be a config file name, got 3"),
+    ("base: nowhere.yaml\n", "nowhere.yaml: file not found"),
+    ("base: loop.yaml\nseed: 1\n", "the chain of bases returns to this file"),
+    ("base: finetune_2p_net.yaml\nsede: 1\n", "unknown field 'sede' (did you mean 'seed'?)"),
+])
+def test_config_base_errors(tmp_path, text, message):
+    (tmp_path / "loop.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(message)) as err:
+        load_config(tmp_path / "loop.yaml", TrainConfig)
+    if "sede" in text:
+        assert "loop.yaml" in str(err.value)     # the unknown key is named with the file that set it

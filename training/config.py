@@ -387,20 +387,45 @@ def shipped_configs() -> list[str]:
     return sorted(f.stem for f in CONFIGS_DIR.glob("*.yaml"))
 
 
+BASE_KEY = "base"
+"""A config file's key naming the config it starts from (its fields, then this file's over them)."""
+
+
+def read_config_file(path: str | Path, _chain: tuple[Path, ...] = ()) -> tuple[dict[str, Any], dict[str, str]]:
+    """The fields a config file sets, with the file each came from: a file with ``base: OTHER``
+    starts from OTHER's fields (found beside the file, else as ``electrify train`` finds a
+    config; OTHER may have a base too) and sets its own over them.  A missing file, a base that is no
+    file name or a chain of bases that returns to a file is a :class:`ConfigError`."""
+    path = resolve_config_path(path)
+    if not path.exists():
+        raise ConfigError(f"{display_path(path)}: file not found (shipped configs: "
+                          f"{', '.join(shipped_configs())})")
+    if path.resolve() in _chain:
+        names = " -> ".join(display_path(p) for p in (*_chain, path.resolve()))
+        raise ConfigError(f"{display_path(path)}: {BASE_KEY}: the chain of bases returns to this file ({names})")
+    loaded = read_yaml_mapping(path, ConfigError, display_path)
+    data: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    if BASE_KEY in loaded:
+        base = loaded.pop(BASE_KEY)
+        if not isinstance(base, str) or not base.strip():
+            raise ConfigError(f"{display_path(path)}: {BASE_KEY}: must be a config file name, got {base!r}")
+        beside = path.parent / base
+        data, sources = read_config_file(beside if beside.is_file() else base, (*_chain, path.resolve()))
+    data.update(loaded)
+    sources.update(dict.fromkeys(loaded, display_path(path)))
+    return data, sources
+
+
 def load_config(path: str | Path | None, cls=PPOSoloConfig, overrides: dict[str, Any] | None = None):
     """Fill ``cls`` from a YAML mapping and ``overrides`` (a key repeated in the file or unknown
     to ``cls`` is an error) and check every field; raises :class:`ConfigError` with one line.
-    ``path`` may also name a shipped config (:func:`resolve_config_path`)."""
+    ``path`` may also name a shipped config (:func:`resolve_config_path`); a file may start from
+    another with ``base: OTHER.yaml`` (:func:`read_config_file`)."""
     data: dict[str, Any] = {}
     sources: dict[str, str] = {}
     if path is not None:
-        path = resolve_config_path(path)
-        if not path.exists():
-            raise ConfigError(f"{display_path(path)}: file not found (shipped configs: "
-                              f"{', '.join(shipped_configs())})")
-        loaded = read_yaml_mapping(Path(path), ConfigError, display_path)
-        data.update(loaded)
-        sources.update(dict.fromkeys(loaded, display_path(Path(path))))
+        data, sources = read_config_file(path)
     for key, value in (overrides or {}).items():
         data[key] = value
         sources[key] = "overrides"
