@@ -120,6 +120,9 @@ def test_shipped_train_configs_load():
     assert loose.init_policy == tune.init_policy and loose.league_agents == mcts.league_agents
     assert 0 < loose.anchor_coef < mcts.anchor_coef and loose.learning_rate > mcts.learning_rate
     assert loose.p_random > 0 and loose.output_dir not in outs | {tune.output_dir, mcts.output_dir}
+    quarter = load_config(REPO / "configs" / "finetune_2p_net_quarter.yaml", TrainConfig)
+    assert quarter.anchor_coef == loose.anchor_coef and quarter.p_agent == 0.25 > loose.p_agent
+    assert quarter.ema_decay > 0 and quarter.output_dir not in outs | {tune.output_dir, mcts.output_dir, loose.output_dir}
 
 
 # ----------------------------------------------------------------------------------------------
