@@ -49,9 +49,7 @@ def time_games(agent_spec: str, opponent: str, players: int, games: int, seed: i
     """Play the arena's games of ``agent_spec`` against ``opponent`` (or its solo games of the
     scenario ``solo``); return per-move timings (milliseconds) of ``agent_spec``'s searched moves
     and the game results (solo: successes)."""
-    lineup = [agent_spec, opponent] if players == 2 else [agent_spec] + [opponent] * (players - 1)
-    if solo is not None:
-        lineup = [agent_spec]
+    lineup = [agent_spec] + ([] if solo is not None else [opponent] * (players - 1))
     cfg = ArenaConfig(agents=lineup, players=players, games=games, seed=seed,
                       out=None, progress=False, solo=None if solo is None else [solo])
     cfg.validate()
