@@ -19,9 +19,12 @@ from pathlib import Path
 from agents.arena import ArenaConfig, format_table, pairings, summarize
 
 
-def pool(folders: list[str | Path]) -> dict:
+def pool(folders: list[str | Path], same: dict[str, str] | None = None) -> dict:
     """The pooled summary (``summarize``'s dict: ``agents`` and ``pairings``) of the arena runs
-    written to ``folders``.  ValueError for folders that cannot be pooled."""
+    written to ``folders``; ``same`` maps an agent spec to another that plays the same policy
+    (``net:path=FILE`` and the registered name of FILE), counted under the second.  ValueError
+    for folders that cannot be pooled."""
+    same = same or {}
     if len(folders) < 2:
         raise ValueError("name at least two arena folders to pool")
     configs, records = [], []
@@ -34,8 +37,13 @@ def pool(folders: list[str | Path]) -> dict:
             raise ValueError(f"{path}: not an arena output folder ({err})") from None
         if cfg.get("solo") is not None or cfg.get("players") != 2:
             raise ValueError(f"{path}: only 2-player runs are pooled")
+        cfg["agents"] = [same.get(a, a) for a in cfg.get("agents", [])]
         configs.append(cfg)
-        records.extend(json.loads(line) for line in lines if line.strip())
+        for line in lines:
+            if line.strip():
+                rec = json.loads(line)
+                rec["lineup"] = [same.get(a, a) for a in rec["lineup"]]
+                records.append(rec)
     first = configs[0]
     for folder, cfg in zip(folders, configs):
         for key in ("agents", "tech_packs"):
@@ -54,9 +62,18 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folders", nargs="+", help="arena output folders (results.json, games.jsonl)")
+    ap.add_argument("--same", action="append", default=[], metavar="SPEC=NAME",
+                    help="count agent SPEC as NAME (the same policy named two ways, e.g. "
+                         "net:path=policies/electrify-2p-net.pt=trained_2p_net); repeatable")
     args = ap.parse_args(argv)
+    same = {}
+    for item in args.same:
+        spec, eq, name = item.rpartition("=")
+        if not eq or not spec or not name:
+            ap.error(f"--same expects SPEC=NAME, got {item!r}")
+        same[spec] = name
     try:
-        summary = pool(args.folders)
+        summary = pool(args.folders, same)
     except ValueError as err:
         sys.exit(f"pool_arena: {err}")
     print(format_table(summary))

@@ -127,3 +127,10 @@ def test_pool_arena_adds_the_games_of_runs_on_different_seeds(tmp_path):
         pool_arena.pool([tmp_path / "a", tmp_path / "d"])
     with pytest.raises(ValueError, match="at least two"):
         pool_arena.pool([tmp_path / "a"])
+    # the same agent named two ways in two runs: pooled once asked to count them as one
+    run_arena(ArenaConfig(agents=["greedy:weights=configs/agents/greedy.yaml", "random"], games=4, seed=5, out=str(tmp_path / "e"),
+                          progress=False))
+    with pytest.raises(ValueError, match="agents"):
+        pool_arena.pool([tmp_path / "a", tmp_path / "e"])
+    same = pool_arena.pool([tmp_path / "a", tmp_path / "e"], {"greedy:weights=configs/agents/greedy.yaml": "greedy"})["pairings"][0]
+    assert same["agent"] == "greedy" and same["games"] == 8
