@@ -3,6 +3,7 @@ persistence across a restart, bad requests, replays."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -46,10 +47,46 @@ def _forbidden(app, gid: str, seat: int) -> list[str]:
     return out
 
 
+def _secret_numbers(g) -> list[str]:
+    """What determines the hidden cards of a running game, as it would appear in JSON text: the
+    seed and the generator's state words (those of 7 digits or more: a shorter one could match
+    an unrelated number)."""
+    if g.is_terminal:
+        return []
+    words = [str(int(w)) for w in g.state[L.S_RNG:L.S_RNG + 4]]
+    return [str(g.seed)] + [w for w in words if len(w) >= 7]
+
+
+def _check_secrets_absent(g, answer, where: str) -> None:
+    """Neither the seed nor the generator state of the running game ``g`` anywhere in ``answer``."""
+    text = json.dumps(answer)
+    for secret in _secret_numbers(g):
+        assert secret not in text, f"{where}: the seed or generator state {secret} of a running game"
+    for key in ("seed", "rng", "deck_order"):
+        for found in _values_of(answer, key):
+            assert g.is_terminal or found in (None, [], {}), f"{where}: {key!r} = {found!r:.60}"
+
+
+def _values_of(data, key: str) -> list:
+    """Every value stored under ``key`` at any depth of a JSON document."""
+    out = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == key:
+                out.append(v)
+            out += _values_of(v, key)
+    elif isinstance(data, list):
+        for v in data:
+            out += _values_of(v, key)
+    return out
+
+
 def _check_no_hidden(app, gid: str, seat: int, answer: dict) -> None:
-    """No hidden information in an answer to ``seat`` (-1: a spectator)."""
+    """No hidden information in an answer to ``seat`` (-1: a spectator): no other hand, no deck
+    card, no unrevealed Plan pick, no seed or generator state while the game runs."""
     session = app.state.store.games[gid].session
     g = session.game
+    _check_secrets_absent(g, answer, f"answer to seat {seat}")
     data = json.loads(json.dumps(answer))
     state = data.get("state", data)
     view = state["view"]
@@ -78,9 +115,17 @@ def test_page_static_and_meta(client):
     assert "first_light" in [s["id"] for s in meta["scenarios"]] and "grid" in meta["tech_packs"]
 
 
-def test_play_a_game_with_no_hidden_information_in_any_answer(app, client):
-    new = _new(client, seats=("human", "greedy"), seed=11)
+BIG_SEED = 3_141_592_653_589_793_238       # < 2**62: digits that appear nowhere by chance
+
+
+def test_play_a_game_with_no_hidden_information_in_any_answer(app, client, monkeypatch):
+    import electrify_env.play.web as web
+    monkeypatch.setattr(web, "fresh_seed", lambda: BIG_SEED)    # a seedless game, reproducibly
+    r = client.post("/api/games", json={"seats": ["human", "greedy"]})
+    assert r.status_code == 200, r.text
+    new = r.json()
     gid, tok = new["id"], new["tokens"]["0"]
+    assert app.state.store.games[gid].session.game.seed == BIG_SEED
     assert set(new["tokens"]) == {"0"} and len(tok) >= 20 and len(gid) >= 10
     _check_no_hidden(app, gid, 0, new["state"])
     st = new["state"]
@@ -98,18 +143,88 @@ def test_play_a_game_with_no_hidden_information_in_any_answer(app, client):
         _check_no_hidden(app, gid, 0, r.json())
         st = r.json()["state"]
         answers += 1
-        if answers % 25 == 0:    # the spectator's and the seat's GET answers too
+        if answers % 25 == 0:    # the spectator's and the seat's GET answers, the list, a hint
             spec = client.get(f"/api/games/{gid}").json()
             assert spec["seat"] == -1
             _check_no_hidden(app, gid, -1, spec)
             _check_no_hidden(app, gid, 0, client.get(f"/api/games/{gid}?token={tok}").json())
+            g = app.state.store.games[gid].session.game
+            _check_secrets_absent(g, client.get("/api/games").json(), "the game list")
+            _check_secrets_absent(g, client.get("/api/meta").json(), "meta")
+            if st["view"]["human_to_move"]:
+                hint = client.post(f"/api/games/{gid}/hint", json={"token": tok, "agent": "greedy"})
+                assert hint.status_code == 200
+                _check_secrets_absent(g, hint.json(), "a hint")
+            assert client.get(f"/api/games/{gid}/export?token={tok}").status_code == 409
     g = app.state.store.games[gid].session.game
+    assert st["view"]["seed"] == BIG_SEED       # shown once the game is over, for replays
     assert st["view"]["result"]["scores"] == [int(x) for x in g.scores()]
     assert "<svg" in st["svg"] and 'data-place="' in st["svg"]
     save = client.get(f"/api/games/{gid}/export?token={tok}")
     assert save.status_code == 200 and save.json()["game"]["actions"] == g.history
     games = client.get("/api/games").json()["games"]
     assert [x["id"] for x in games] == [gid] and games[0]["over"] and "tokens" not in json.dumps(games)
+
+
+def test_games_without_a_seed_are_dealt_afresh(client):
+    hands = []
+    for _ in range(2):
+        r = client.post("/api/games", json={"seats": ["human", "greedy"]})
+        assert r.status_code == 200, r.text
+        view = r.json()["state"]["view"]
+        assert view["seed"] is None
+        hands.append([c["name"] for c in view["players"][0]["hand"]])
+    assert hands[0] != hands[1]
+
+
+def _deal_of(seed: int, seat: int = 0) -> list[str]:
+    from electrify_env.game import Game
+    from electrify_env.play.view import seat_view_dict
+    return [c["name"] for c in seat_view_dict(Game(n_players=2, seed=seed), seat)["players"][seat]["hand"]]
+
+
+def test_a_seat_cannot_rebuild_the_deal_from_what_it_receives(app, client):
+    """The attack: gather every answer one seat gets (its game, moves, bot moves, spectating,
+    the game list, meta, hints, refused exports), try every number in them and the small seeds
+    as the game seed, and read the opponent's hand from the deal that matches the seat's own."""
+    r = client.post("/api/games", json={"seats": ["human", "greedy"]})
+    new = r.json()
+    gid, tok = new["id"], new["tokens"]["0"]
+    received = [new, client.get("/api/meta").json()]
+    st = new["state"]
+    for _ in range(60):
+        if st["view"]["is_over"]:
+            break
+        if st["view"]["human_to_move"]:
+            received.append(client.post(f"/api/games/{gid}/hint", json={"token": tok}).json())
+            r = client.post(f"/api/games/{gid}/move", json={"token": tok, "action": st["view"]["options"][0]["action"]})
+        else:
+            r = client.post(f"/api/games/{gid}/bot", json={"token": tok})
+        received.append(r.json())
+        st = r.json()["state"]
+    received += [client.get(f"/api/games/{gid}").json(), client.get(f"/api/games/{gid}?token={tok}").json(),
+                 client.get("/api/games").json(), client.get(f"/api/games/{gid}/export?token={tok}").json()]
+    game = app.state.store.games[gid].session.game
+    assert not game.is_terminal
+    mine = [c["name"] for c in new["state"]["view"]["players"][0]["hand"]]
+    assert _deal_of(game.seed) == mine          # the attack works when the seed is known
+    from electrify_env.engine.batch import MAX_SEED
+    text = json.dumps(received)
+    candidates = {int(x) for x in re.findall(r"\d+", text) if int(x) <= MAX_SEED} | set(range(2000))
+    found = [c for c in sorted(candidates) if _deal_of(c) == mine]
+    assert found == [], f"seat 0 rebuilt the deal from seed {found[0]}: the opponent's hand is {_deal_of(found[0], 1)}"
+
+
+def test_a_public_server_deals_games_for_several_people_from_a_secret_seed(tmp_path):
+    c = TestClient(build_app(tmp_path / "g", public=True))
+    r = c.post("/api/games", json={"seats": ["human", "human"], "seed": 5})
+    assert r.status_code == 400 and "seed" in r.json()["error"]
+    assert c.post("/api/games", json={"seats": ["human", "human"]}).status_code == 200
+    assert c.post("/api/games", json={"seats": ["human", "greedy"], "seed": 5}).status_code == 200
+    from electrify_env.play.session import PlaySession
+    running = PlaySession(seats=["human", "human"], seed=9)
+    r = c.post("/api/games/import", json={"save": running.to_dict()})
+    assert r.status_code == 400 and "public" in r.json()["error"]
 
 
 def test_tokens_guard_seats(app, client):
@@ -239,6 +354,8 @@ def test_replay_viewer_steps_through_an_arena_record(client):
     assert all(p["hand"] is None for p in end["view"]["players"])
     mid = client.get(f"/api/replays/{info['id']}?step={info['rounds']['6']}").json()
     assert mid["view"]["round"] == 6
+    assert mid["view"]["seed"] is None and end["view"]["seed"] == 14    # the seed once the game is over
+    assert all(p["hand"] is None and p["plan"] is None for p in mid["view"]["players"])
     assert client.get(f"/api/replays/{info['id']}?step=-1").status_code == 400
     assert client.post("/api/replays", json={"text": text, "game": 9}).status_code == 404
     bad = dict(rec, actions=[0] * 3)

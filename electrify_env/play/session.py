@@ -10,7 +10,7 @@ UIs put in a seat nobody chose: ``trained`` where a shipped policy fits the game
 
 API (stable; the web app :mod:`electrify_env.play.web` and the terminal UI use only this)::
 
-    s = PlaySession(n_players=2, seats=["human", "greedy"], seed=0,
+    s = PlaySession(n_players=2, seats=["human", "greedy"], seed=None,   # None: a fresh one
                     scenario=None, tech_packs=(), card_set=None)
     s.game            # the Game (read it; change it only through the session)
     s.seats           # ["human", "greedy"]: the spec of each seat
@@ -56,6 +56,7 @@ inside a small envelope that names the seats.
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -63,6 +64,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..engine import layout as L
+from ..engine.batch import MAX_SEED
 from ..game import Game
 from ..savefile import InvalidSaveError
 from ..validation import IllegalActionError, InvalidArgumentError
@@ -70,7 +72,7 @@ from .view import SPECTATOR, seat_view_dict
 
 __all__ = ["HUMAN", "LogEvent", "PlayError", "PlayOption", "PlaySession", "SeatError",
            "SESSION_FORMAT", "SESSION_VERSION", "SPECTATOR", "IllegalActionError",
-           "default_opponent", "shipped_policy_for"]
+           "default_opponent", "fresh_seed", "shipped_policy_for"]
 
 HUMAN = "human"
 FALLBACK_OPPONENT = "greedy"
@@ -242,6 +244,12 @@ def _load_policies(game: Game, seats: Sequence[str], agents: Mapping[int, Any]) 
                 raise PlayError(f"seats[{i}] ({seats[i]}): {err}") from None
 
 
+def fresh_seed() -> int:
+    """An unpredictable game seed (0..2**62-1) from :mod:`secrets`: the seed of every game whose
+    caller names none."""
+    return secrets.randbelow(MAX_SEED + 1)
+
+
 class PlaySession:
     """A game with a person or a bot in every seat (see the module docstring for the API).
 
@@ -250,7 +258,9 @@ class PlaySession:
             and 2 without.
         seats: ``"human"`` or an agent spec for each seat; default: a person in seat 0 and
             ``greedy`` in the others.
-        seed: the game seed (0..2**62-1).
+        seed: the game seed (0..2**62-1); None (the default): a fresh unpredictable one
+            (:mod:`secrets`), so no seat can rebuild the deal from it.  Views show the seed only
+            once the game is over.
         scenario: a solo scenario id or path (then ``n_players`` is 1).
         tech_packs: tech packs to shuffle in (``"grid"``, ``"market"``, paths).
         card_set: a card-set path or CardSet, None for the base set.
@@ -259,8 +269,10 @@ class PlaySession:
         PlayError / InvalidArgumentError (ValueErrors) naming the bad argument.
     """
 
-    def __init__(self, n_players: int | None = None, seats: Sequence[str] | None = None, seed: int = 0,
-                 scenario=None, tech_packs=(), card_set=None) -> None:
+    def __init__(self, n_players: int | None = None, seats: Sequence[str] | None = None,
+                 seed: int | None = None, scenario=None, tech_packs=(), card_set=None) -> None:
+        if seed is None:
+            seed = fresh_seed()
         if n_players is None:
             n_players = len(seats) if seats is not None and not isinstance(seats, (str, bytes)) \
                 else (1 if scenario is not None else 2)

@@ -23,7 +23,6 @@ function and console (tests script it); :func:`main` is the command line.
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -36,7 +35,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from .session import HUMAN, SPECTATOR, LogEvent, PlayError, PlaySession, default_opponent
+from .session import HUMAN, SPECTATOR, LogEvent, PlayError, PlaySession, default_opponent, fresh_seed
 
 __all__ = ["ArgumentProblem", "DESCRIPTION", "HELP", "add_arguments", "board", "build_parser",
            "decision_panel", "main", "numbered_options", "place_text", "play", "player_board",
@@ -244,8 +243,9 @@ def board(view: dict, full: bool = True) -> RenderableType:
     if full:
         packs = f" · tech packs {', '.join(view['tech_packs'])}" if view["tech_packs"] else ""
         rnd = "game over" if view["is_over"] else f"round {view['round']}/{view['rounds']}"
-        parts.append(Rule(Text(f"Electrify · {rnd} · {view['n_players']} player(s) · seed "
-                               f"{view['seed']}{packs}"), align="left"))
+        seed = "" if view["seed"] is None else f" · seed {view['seed']}"    # shown once the game is over
+        parts.append(Rule(Text(f"Electrify · {rnd} · {view['n_players']} player(s){seed}{packs}"),
+                          align="left"))
         parts += [_summary_table(view), _demand_table(view), _research_table(view),
                   _supply_table(view), _decks_line(view)]
         parts += [player_board(view, p) for p in range(view["n_players"]) if p != me]
@@ -273,6 +273,8 @@ def result_panel(view: dict) -> Panel:
         win = res["winners"]
         lines.append(("Winners (shared): " if len(win) > 1 else "Winner: ")
                      + ", ".join(_who(view, p) for p in win))
+    if view.get("seed") is not None:
+        lines.append(f"Seed {view['seed']}: the same deal again with --seed {view['seed']}")
     return Panel(Text("\n".join(lines)), title="game over", title_align="left", box=box.DOUBLE)
 
 
@@ -595,7 +597,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> argparse.ArgumentParser:
     ap.add_argument("--tech", default=None, metavar="PACKS",
                     help="tech packs to shuffle in, comma-separated (grid,market)")
     ap.add_argument("--cards", default=None, help="card-set YAML (default: configs/cards/base.yaml)")
-    ap.add_argument("--seed", type=int, default=None, help="game seed 0..2**62-1 (default: random, shown)")
+    ap.add_argument("--seed", type=int, default=None, help="game seed 0..2**62-1 (default: a fresh secret one, shown when the game ends)")
     ap.add_argument("--load", default=None, metavar="FILE", help="resume a game saved with `s FILE`")
     ap.add_argument("--hint", default="greedy", metavar="AGENT",
                     help="the agent that `h` asks (default greedy)")
@@ -697,7 +699,7 @@ def session_from_args(args: argparse.Namespace) -> PlaySession:
             raise ArgumentProblem("--load", f"cannot read {args.load}: {err.strerror or err}") from None
         except ValueError as err:
             raise ArgumentProblem("--load", f"{args.load}: {err}") from None
-    seed = secrets.randbelow(2 ** 31) if args.seed is None else args.seed
+    seed = fresh_seed() if args.seed is None else args.seed
     try:
         check_seed(seed)
     except InvalidArgumentError as err:
@@ -734,7 +736,9 @@ def play(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None
         input_fn = input
     console = console or Console(highlight=False)
     g = session.game
-    console.print(Text(f"Electrify: seed {g.seed}, " + ", ".join(session.who(i) for i in range(g.n_players))
+    # the seed is printed only if the person chose it: a random one would show the bots' hands
+    chosen = f"seed {g.seed}, " if args.seed is not None and not args.load else ""
+    console.print(Text(f"Electrify: {chosen}" + ", ".join(session.who(i) for i in range(g.n_players))
                        + (f", scenario {g.scenario.id}" if g.scenario else "")
                        + (f" (resumed at decision {len(g.history)})" if args.load else "")
                        + ". Type ? for help.", style="bold"))

@@ -169,13 +169,16 @@ def seat_view_dict(game: "Game", seat: int) -> dict[str, Any]:
 
     The pending decision appears as its owner and one line of text (public: it names the
     decision, never a hidden card); the legal options are added by the caller for the seat on
-    turn only (:meth:`electrify_env.play.session.PlaySession.view`)."""
+    turn only (:meth:`electrify_env.play.session.PlaySession.view`).  ``seed`` is None until the
+    game is over: with the seed and the log a seat could replay the deal and read every hand."""
     S = game.state
     cols = game.cards.column_names
     T = game.cards.table
     over = game.is_terminal
     out: dict[str, Any] = {
-        "seat": seat, "n_players": game.n_players, "seed": game.seed, "round": game.round,
+        "seat": seat, "n_players": game.n_players, "round": game.round,
+        # the seed determines every hand and the deck order: shown once the game is over only
+        "seed": game.seed if over else None,
         "rounds": L.N_ROUNDS, "is_over": over, "decisions": len(game.history),
         "to_move": None if over else game.current_player,
         "pending": {"player": None if over else game.current_player, "kind": _pending_kind(game),

@@ -9,8 +9,11 @@ Server rules:
 * every game has an unguessable id and every human seat an unguessable token; a request with a
   seat's token is answered with that seat's view only, a request without a token with the
   public (spectator) view.  No response ever carries hidden information (other hands, deck
-  order, another player's Plan pick before the reveal); the full save is exported only once
-  the game is over;
+  order, another player's Plan pick before the reveal, the seed or the generator's state, from
+  which the deal could be rebuilt); the seed and the full save are given out only once the
+  game is over;
+* a game created without a seed gets a fresh one from :mod:`secrets`; on a public server a game
+  with several people in it is always dealt from such a seed;
 * games are kept in a folder (one JSON file each, written after every change), so a restart
   resumes them; at most ``max_games`` are kept (the oldest finished game makes room, else a
   new game is refused with 429);
@@ -28,7 +31,8 @@ JSON API (every answer is JSON; ``token`` in the query string, the body, or ``X-
                                        default opponent per player count, scenarios, tech packs
 ``GET  /api/games``                    the games kept (id, seats, round, over)
 ``POST /api/games``                    new game ``{seats, seed, scenario, tech_packs}`` ->
-                                       ``{id, tokens: {seat: token}, state}``
+                                       ``{id, tokens: {seat: token}, state}`` (no seed: a fresh
+                                       secret one)
 ``POST /api/games/import``             a saved session (``PlaySession.to_dict``) as a new game
 ``GET  /api/games/{id}``               ``state``: ``{id, seat, view, svg}`` of the token's seat
 ``POST /api/games/{id}/move``          ``{token, action}``: a person's move -> ``{event, state}``
@@ -55,7 +59,8 @@ from typing import Any
 
 from ..validation import IllegalActionError
 from .board import build_scene, to_svg
-from .session import HUMAN, SPECTATOR, PlayError, PlaySession, default_opponent, shipped_policy_for
+from ..engine.batch import MAX_SEED
+from .session import HUMAN, SPECTATOR, PlayError, PlaySession, default_opponent, fresh_seed, shipped_policy_for
 
 __all__ = ["GameStore", "bot_choices", "build_app", "serve", "main", "WEB_FORMAT", "DEFAULT_MAX_GAMES", "FAST_MCTS",
            "GUIDED_MCTS"]
@@ -134,7 +139,7 @@ class GameRecord:
         g = self.session.game
         return {"id": self.id, "seats": self.session.seats, "round": g.round, "over": self.session.is_over,
                 "scenario": g.scenario.id if g.scenario else None, "tech_packs": list(g.cards.pack_names),
-                "seed": g.seed, "decisions": len(g.history)}
+                "seed": g.seed if self.session.is_over else None, "decisions": len(g.history)}
 
 
 def _check_id(text: str) -> bool:
@@ -375,7 +380,13 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         seats = body.get("seats", [HUMAN, default_opponent(2)])
         if not isinstance(seats, list) or not 1 <= len(seats) <= 4:
             raise WebError(400, "seats must be a list of 1 to 4 entries ('human' or an agent spec)")
-        seed = _int_field(body, "seed", 0, 2 ** 62 - 1, default=0)
+        if body.get("seed") is None:
+            seed = fresh_seed()             # unpredictable: nobody can rebuild the deal from it
+        else:
+            seed = _int_field(body, "seed", 0, MAX_SEED)
+            if public and sum(s == HUMAN for s in seats) > 1:
+                raise WebError(400, "seed: a game for several people on a public server is dealt from a "
+                                    "fresh secret seed (whoever chose the seed could read every hand)")
         scenario = body.get("scenario") or None
         if scenario is not None:
             from ..scenarios import list_scenarios
@@ -399,6 +410,9 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         if isinstance(data.get("seats"), list):
             check_seats(data["seats"])
         session = PlaySession.from_dict(data)
+        if public and len(session.human_seats) > 1 and not session.is_over:
+            raise WebError(400, "save: a running game for several people cannot be imported on a public "
+                                "server (the save holds every hand and the seed)")
         rec = store.add(session)
         seat = min(rec.tokens) if rec.tokens else SPECTATOR
         return {"id": rec.id, "tokens": {str(k): v for k, v in rec.tokens.items()}, "state": _state(rec, seat)}

@@ -90,7 +90,7 @@ async function listGames() {
     const a = document.createElement("a");
     const m = mine[g.id];
     a.href = "#game=" + g.id + (m ? "&tokens=" + encodeURIComponent(tokenText(m.tokens)) : "");
-    a.textContent = `${g.seats.join(" vs ")}, seed ${g.seed}, round ${g.round}${g.over ? " (over)" : ""}` +
+    a.textContent = `${g.seats.join(" vs ")}${g.seed === null ? "" : ", seed " + g.seed}, round ${g.round}${g.over ? " (over)" : ""}` +
                     (m ? "" : " - watch");
     li.appendChild(a); ul.appendChild(li);
   }
@@ -105,8 +105,8 @@ function parseTokens(text) {
 }
 async function startGame(seats) {
   const n = seats.length;
-  const body = { seats, seed: parseInt($("seed").value || "0", 10),
-                 tech_packs: [...document.querySelectorAll(".pack:checked")].map((x) => x.value) };
+  const body = { seats, tech_packs: [...document.querySelectorAll(".pack:checked")].map((x) => x.value) };
+  if ($("seed").value !== "") body.seed = parseInt($("seed").value, 10);   // empty: a fresh secret seed
   if (n === 1) body.scenario = $("scenario").value;
   try {
     const r = await api("POST", "/api/games", body);
