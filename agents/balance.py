@@ -9,7 +9,7 @@ Line-ups (``agents``, ``players``):
 * **mirror**: one spec (``--agents greedy --players 4``), or a line-up of one spec repeated:
   ``n`` identical agents sit as they are; every game is a new deal, since rotating identical
   agents would only replay a deal.  Any number of games.
-* **2 players, several specs**: every pairing of the arena (:func:`agents.arena.pairings`);
+* **2 players, several specs**: every pairing of the arena (:func:`electrify_env.agents.arena.pairings`);
   **3-4 players**: the line-up, one spec per seat.  Each deal is played in every seat rotation
   (``games`` a multiple of ``players``) with the arena's seeds, so a balance run and an arena run
   with the same seed play the same games.
@@ -21,7 +21,7 @@ What is measured (every number comes from the game records, never from text):
   basic, demand priority, research spaces, research group bonuses; solo stars), summed for the
   winners, for all players and for each agent; totals, points per player and shares.
 * **seats**: each seat's win share (a shared win counts 1/k) with a Wilson 95% interval
-  (:func:`agents.arena.wilson_interval`), the fair share 1/n and the deviation from it.
+  (:func:`electrify_env.agents.arena.wilson_interval`), the fair share 1/n and the deviation from it.
 * **match-ups**: for each pair of distinct specs, how often the first finishes ahead of the
   second (R18 tie-break keys; a tie counts one half; with several seats of one spec, the mean over
   its seat pairs).  In 2-player games this is the win rate.  Wilson 95% intervals.
@@ -170,7 +170,7 @@ class BalanceTask:
 
 def make_tasks(cfg: BalanceConfig) -> tuple[list[BalanceTask], list[tuple[str, ...]]]:
     """The games of a (validated) configuration and its groups.  Rotated line-ups use the arena's
-    seeds (:func:`agents.arena.make_tasks`); a mirror deals a new game every time."""
+    seeds (:func:`electrify_env.agents.arena.make_tasks`); a mirror deals a new game every time."""
     groups = cfg.lineups()
     tech = tuple(cfg.tech_packs)
     if cfg.solo is not None:
@@ -205,7 +205,7 @@ def _new_game(record: dict, cards: "CardSet | str | None") -> "Game":
 
 
 def play_game(task: BalanceTask) -> dict:
-    """Play one game; return the arena's game record (:func:`agents.arena.play_task`, which also
+    """Play one game; return the arena's game record (:func:`electrify_env.agents.arena.play_task`, which also
     names the card-set file under ``card_set``) with the game's facts (:func:`read_game`) under
     ``"facts"``."""
     rec = A.play_task(replace(task.game, card_set=task.cards))
@@ -776,7 +776,7 @@ def check_out_folder(out: str | Path) -> Path:
 
 
 def check_agents(cfg: BalanceConfig) -> None:
-    """Build every agent once before playing (:func:`agents.arena.check_agent_specs`), against a
+    """Build every agent once before playing (:func:`electrify_env.agents.arena.check_agent_specs`), against a
     probe game of this report's card set, tech packs and mode of play."""
     from electrify_env.game import Game
 

@@ -10,7 +10,7 @@ state, so none can read hidden information; a search agent samples the hidden pa
 :func:`~electrify_env.engine.infoset.determinize`.
 
 >>> from electrify_env import Game
->>> from agents import make_agent, seat_view
+>>> from electrify_env.agents import make_agent, seat_view
 >>> game = Game(2, seed=1)
 >>> agent = make_agent("greedy"); agent.reset(seed=0)
 >>> a = agent.act(seat_view(game))       # or agent.act_in(game)

@@ -242,7 +242,7 @@ class GreedyAgent(Agent):
 
 
 def main(argv=None) -> int:
-    """``python -m agents.greedy --check FILE``: validate a weights file."""
+    """``python -m electrify_env.agents.greedy --check FILE``: validate a weights file."""
     import argparse
 
     ap = argparse.ArgumentParser(description="validate a greedy weights file")

@@ -98,7 +98,7 @@ class MCTSAgent(GreedyAgent):
             one-ply values).
 
     The defaults are the ones above; the allowed ranges live in the registry
-    (``agents.registry.AGENTS["mcts"]``, ``python -c "import agents; print(agents.describe_agents())"``).
+    (``electrify_env.agents.registry.AGENTS["mcts"]``, ``python -c "import electrify_env.agents as agents; print(electrify_env.agents.describe_agents())"``).
 
     Raises:
         AgentError: a parameter that is not finite, out of its range or not one of its choices.

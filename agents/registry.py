@@ -4,7 +4,7 @@ A spec is ``name`` or ``name:key=value:key=value`` (parameters separated by ``:`
 specs can be separated by commas), for example ``random``, ``greedy``,
 ``greedy:weights=configs/agents/greedy.yaml``, ``mcts:iters=64:horizon=1``,
 ``ppo:path=agents/policies/x.zip``.  Unknown names and bad parameters raise
-:class:`~agents.base.AgentError` with a message listing what exists.
+:class:`~electrify_env.agents.base.AgentError` with a message listing what exists.
 """
 from __future__ import annotations
 
@@ -122,13 +122,13 @@ class AgentKind:
 
 
 AGENTS: dict[str, AgentKind] = {
-    "random": AgentKind("agents.random_agent:RandomAgent", "uniform over the legal actions"),
+    "random": AgentKind("electrify_env.agents.random_agent:RandomAgent", "uniform over the legal actions"),
     "greedy": AgentKind(
-        "agents.greedy:GreedyAgent",
+        "electrify_env.agents.greedy:GreedyAgent",
         "one-ply lookahead with a hand-written evaluation of its information-set view",
         {"weights": Param(str, "YAML weights file (default configs/agents/greedy.yaml)")}),
     "mcts": AgentKind(
-        "agents.mcts:MCTSAgent",
+        "electrify_env.agents.mcts:MCTSAgent",
         "determinized flat Monte Carlo search, UCB1 at the root, greedy rollouts",
         {"iters": Param(int, "iterations (determinized rollouts) per searched move", 1, 1_000_000),
          "ms": Param(float, "time budget per searched move in milliseconds (0: use iters; "
@@ -153,27 +153,27 @@ AGENTS: dict[str, AgentKind] = {
                              "a shipped agent (trained, trained_2p, ...) or a policy .pt file "
                              "('': none)")}),
     "ppo": AgentKind(
-        "agents.ppo:PPOAgent",
+        "electrify_env.agents.ppo:PPOAgent",
         "a saved MaskablePPO policy (refuses one saved for another layout or card set)",
         {"path": Param(str, "the policy .zip (a .meta.json sidecar must be beside it)"),
          "deterministic": Param(bool, "take the most likely action instead of sampling")}),
     "net": AgentKind(
-        "agents.trained:NetAgent",
+        "electrify_env.agents.trained:NetAgent",
         "a policy trained by `electrify train` (a .pt file with its .meta.json; one forward pass, plus "
         "greedy's one-ply values for a policy with a greedy prior)",
         {"path": Param(str, "the policy .pt (a .meta.json sidecar must be beside it)"),
          "deterministic": Param(bool, "take the most likely action instead of sampling")}),
     "trained": AgentKind(
-        "agents.trained:TrainedAgent",
+        "electrify_env.agents.trained:TrainedAgent",
         "the shipped trained policy for the game's player count (policies/electrify-{solo,2p,3p,4p}.pt)",
         {"deterministic": Param(bool, "take the most likely action instead of sampling")}),
     "research_rush": AgentKind(
-        "agents.styles:ResearchRushAgent",
+        "electrify_env.agents.styles:ResearchRushAgent",
         "scripted style: greedy that plans R&D every round and takes every research step and "
         "breakthrough it can",
         {"weights": Param(str, "YAML greedy weights file to tilt (default configs/agents/greedy.yaml)")}),
     "demand_rush": AgentKind(
-        "agents.styles:DemandRushAgent",
+        "electrify_env.agents.styles:DemandRushAgent",
         "scripted style: greedy that fulfils every demand it can and never researches unless forced",
         {"weights": Param(str, "YAML greedy weights file to tilt (default configs/agents/greedy.yaml)")}),
 }
@@ -185,7 +185,7 @@ SHIPPED = {1: "electrify-solo.pt", 2: "electrify-2p.pt", 3: "electrify-3p.pt", 4
 """File of the shipped policy for each player count (1 = solo): what ``trained`` plays."""
 NETWORK_ONLY_2P = "electrify-2p-net.pt"
 """The shipped 2-player policy without a logit prior (``trained_2p_net``, distilled from
-:data:`SHIPPED` [2]'s network, prior and acquire critic by :mod:`training.distill`, then trained by
+:data:`SHIPPED` [2]'s network, prior and acquire critic by :mod:`electrify_env.training.distill`, then trained by
 PPO at policy temperature 0.3 with a KL anchor, ``configs/finetune_2p_net.yaml``, last with mcts in
 its league, ``configs/finetune_2p_net_mcts.yaml``): one forward
 pass over the observation, nothing else; it also plays as an ``(observation, mask)`` callable."""
@@ -194,7 +194,7 @@ SHIPPED_KINDS = (("trained_solo", "TrainedSolo", SHIPPED[1], "solo scenarios (ev
                   ("trained_2p_net", "Trained2PNet", NETWORK_ONLY_2P, "2-player games"),
                   ("trained_3p", "Trained3P", SHIPPED[3], "3-player games"),
                   ("trained_4p", "Trained4P", SHIPPED[4], "4-player games"))
-"""(agent name, class in agents.trained, file in policies/, what it plays) of each shipped policy."""
+"""(agent name, class in electrify_env.agents.trained, file in policies/, what it plays) of each shipped policy."""
 
 
 def _how_it_plays(path: Path) -> str:
@@ -221,7 +221,7 @@ def _register_shipped() -> None:
         path = POLICY_DIR / file
         if path.is_file():
             AGENTS[name] = AgentKind(
-                f"agents.trained:{cls}", f"the shipped policy for {what} (policies/{file}; {_how_it_plays(path)})",
+                f"electrify_env.agents.trained:{cls}", f"the shipped policy for {what} (policies/{file}; {_how_it_plays(path)})",
                 {"deterministic": Param(bool, "take the most likely action instead of sampling")})
 
 

@@ -245,7 +245,7 @@ def run_replay(record: dict, auto: bool = False, delay: float = 0.0,
 
 
 def main(argv=None) -> int:
-    """``python -m agents.replay FILE [--game K] [--auto] [--delay S]``."""
+    """``python -m electrify_env.agents.replay FILE [--game K] [--auto] [--delay S]``."""
     import argparse
 
     ap = argparse.ArgumentParser(description="replay an arena game in the terminal")

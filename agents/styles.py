@@ -1,6 +1,6 @@
 """Scripted style agents for strategy match-ups: ``research_rush`` and ``demand_rush``.
 
-Each style is the greedy agent (:mod:`agents.greedy`: one-ply lookahead with the jitted evaluation
+Each style is the greedy agent (:mod:`electrify_env.agents.greedy`: one-ply lookahead with the jitted evaluation
 of :mod:`electrify_env.engine.search`) with two changes:
 
 * **tilted weights**: the greedy weights (``configs/agents/greedy.yaml``, or ``weights=PATH``)
@@ -25,7 +25,7 @@ demand_rush        fulfils a demand card whenever it can; never plans Research &
 =================  ==============================================================================
 
 Measured (2 players against greedy, 400 games, seats swapped on every deal, per game of the style
-agent; :func:`style_report`, ``python -m agents.styles --games 400 --seed 3``), on the base set of
+agent; :func:`style_report`, ``python -m electrify_env.agents.styles --games 400 --seed 3``), on the base set of
 2026-12-01:
 
 =============  =============  =======  =====  ==========================
@@ -206,7 +206,7 @@ def _build(style: str) -> StyleAgent:
 
 
 def main(argv=None) -> int:
-    """``python -m agents.styles [--games N] [--seed S]``: print each style's measured style."""
+    """``python -m electrify_env.agents.styles [--games N] [--seed S]``: print each style's measured style."""
     import argparse
 
     ap = argparse.ArgumentParser(description="measure the style agents against greedy (2 players)")

@@ -7,13 +7,13 @@ Greedy (``configs/agents/greedy.yaml``) picks the legal action whose one-ply aft
 values most, and it agrees with itself on 99.7% of 2-player decisions
 (``benchmarks/greedy_determinism.py``), while the shipped network architecture imitates it at
 about 79% (``benchmarks/imitation_fidelity.py``).  Is what the network misses the afterstates?
-This script plays greedy in every seat (``training.selfplay.Games``), records ``--decisions``
+This script plays greedy in every seat (``electrify_env.training.selfplay.Games``), records ``--decisions``
 decisions with a choice and, for each legal action of each, the observation of the mover after
 that action in one determinization of the mover's information set (R26: hidden cards sampled,
 as greedy itself does).  Two networks learn greedy's choice on the same decisions (every fifth
 game held out), trained in the same loop:
 
-* ``observation MLP``: :class:`training.net.PolicyValueNet` ([256, 128], the shipped one);
+* ``observation MLP``: :class:`electrify_env.training.net.PolicyValueNet` ([256, 128], the shipped one);
 * ``MLP + afterstate head``: the same network's logits plus, for each legal action, a score of
   its afterstate observation by a second MLP ([128] -> 1).
 
@@ -48,8 +48,8 @@ def main(argv=None) -> None:
     from electrify_env.engine.observe import O_FRAME, OBS_SIZE, obs_size
     from electrify_env.envs._common import card_set_and_options
     from electrify_env.savefile import FRAME_TYPE_NAMES as names
-    from training.net import MASKED_LOGIT, PolicyValueNet
-    from training.selfplay import Games, greedy_act, greedy_weights
+    from electrify_env.training.net import MASKED_LOGIT, PolicyValueNet
+    from electrify_env.training.selfplay import Games, greedy_act, greedy_weights
 
     def afterstates(S, T, FF, seed, n_in, mask, info, det, work, row, out_obs, out_ids):
         """Observation prefixes of the mover after each legal action (ascending ids) in one

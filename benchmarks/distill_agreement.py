@@ -8,7 +8,7 @@ against greedy.  Prints figures, asserts nothing.
 student plays seat ``i % players`` of game i by its most likely action, greedy the others.  At
 every decision of the student's with two or more legal actions the teacher gives its choice
 too: its most likely action (network and prior) or, where one of its afterstate critics decides,
-that critic's pick (``training.distill.critic_picks``; ``--no-critic``: never); each game counts
+that critic's pick (``electrify_env.training.distill.critic_picks``; ``--no-critic``: never); each game counts
 until it ends once.  For each decision type (the pending frame, ``electrify_env.decision``):
 decisions, share of all, agreement, and the misses per game.
 """
@@ -36,9 +36,9 @@ def main(argv=None) -> None:
 
     from electrify_env.decision import FRAME_KINDS, pending_frame_type
     from electrify_env.envs._common import card_set_and_options
-    from training.distill import critic_picks
-    from training.net import compute_prior, load_policy
-    from training.selfplay import Games, greedy_act, greedy_weights
+    from electrify_env.training.distill import critic_picks
+    from electrify_env.training.net import compute_prior, load_policy
+    from electrify_env.training.selfplay import Games, greedy_act, greedy_weights
 
     torch.set_num_threads(1)
     teacher, _ = load_policy(args.teacher)

@@ -6,7 +6,7 @@ asserts nothing.
 Greedy (``configs/agents/greedy.yaml``) decides from one determinization of the hidden
 information (R26), so it is not a function of the observation alone, and no network can agree
 with it more often than it agrees with itself.  This script steps ``--games`` games played by
-greedy in every seat (``training.selfplay.Games``, the trainer's own runner) and, at every third
+greedy in every seat (``electrify_env.training.selfplay.Games``, the trainer's own runner) and, at every third
 step, asks greedy for each pending decision twice with independent determinization seeds; it
 prints how often the two answers agree over the decisions with more than one legal action, in
 all and per pending-decision type (``layout.FT_*``).  Set it beside the held-out agreement of
@@ -34,7 +34,7 @@ def main(argv=None) -> None:
     from electrify_env.engine.observe import O_FRAME
     from electrify_env.envs._common import card_set_and_options, scenario_list
     from electrify_env.savefile import FRAME_TYPE_NAMES as names
-    from training.selfplay import Games, greedy_act, greedy_weights
+    from electrify_env.training.selfplay import Games, greedy_act, greedy_weights
 
     t0 = time.perf_counter()
     cards, options = card_set_and_options(None, ())

@@ -4,8 +4,8 @@ Prints figures, asserts nothing.
     electrify teacher-data --agent greedy --players 2 --games 300 --seed 0 --out greedy2p.jsonl
     python benchmarks/imitation_fidelity.py greedy2p.jsonl [--hidden 256,128] [--epochs 6]
 
-The teacher file's decisions (``training.teacher.load_teacher_data``) are split by game (every
-fifth game held out); a fresh :class:`training.net.PolicyValueNet` learns the teacher's choice by
+The teacher file's decisions (``electrify_env.training.teacher.load_teacher_data``) are split by game (every
+fifth game held out); a fresh :class:`electrify_env.training.net.PolicyValueNet` learns the teacher's choice by
 cross-entropy over the legal actions (decisions with one legal action are left out), and after
 each pass the script prints the agreement (argmax == the teacher's action) on the training and
 held-out decisions, then the held-out agreement per pending-decision type (``layout.FT_*``) and
@@ -56,8 +56,8 @@ def main(argv=None) -> None:
 
     from electrify_env.engine import layout as L
     from electrify_env.engine.observe import O_FRAME
-    from training.net import PolicyValueNet, load_policy
-    from training.teacher import load_teacher_data
+    from electrify_env.training.net import PolicyValueNet, load_policy
+    from electrify_env.training.teacher import load_teacher_data
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -105,14 +105,14 @@ def main(argv=None) -> None:
     if args.prior_scales:
         if P is None:
             raise SystemExit("--prior-scales needs --init with a policy that adds a prior")
-        from agents.mcts import KEY_FRAMES
+        from electrify_env.agents.mcts import KEY_FRAMES
 
         base = logits(test_idx, prior_weight=0.0)   # the network's own logits, then each weight added
         key = np.isin(frame[test_idx], list(KEY_FRAMES))
         for scale in [float(x) for x in args.prior_scales.split(",")]:
             hit = (base + scale * P[test_idx]).argmax(1).numpy() == acts[test_idx]
             print(f"prior weight {scale:g}: held-out agreement {hit.mean():.3f}  on the searched decision "
-                  f"types (agents.mcts.KEY_FRAMES, {int(key.sum()):,}) {hit[key].mean():.3f}")
+                  f"types (electrify_env.agents.mcts.KEY_FRAMES, {int(key.sum()):,}) {hit[key].mean():.3f}")
         hit = P[test_idx].masked_fill(~M[test_idx], -1.0).argmax(1).numpy() == acts[test_idx]
         print(f"the prior alone: held-out agreement {hit.mean():.3f}  on the searched decision types {hit[key].mean():.3f}")
     if args.init is not None:

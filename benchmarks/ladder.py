@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from agents.arena import ArenaConfig, format_table, run_arena
+from electrify_env.agents.arena import ArenaConfig, format_table, run_arena
 
 MCTS = "mcts:iters=36:top_k=3:horizon=2"
 

@@ -1,6 +1,6 @@
 """Per-searched-move timing of a searching agent: mcts against another agent (the README's "mcts
 used N ms per searched move on average (p99, max)" figures), or a policy with a rollout lookahead
-(``training.net.RolloutLookahead``, e.g. the shipped solo policy) in solo games or at a table.
+(``electrify_env.training.net.RolloutLookahead``, e.g. the shipped solo policy) in solo games or at a table.
 
     python benchmarks/mcts_timing.py --games 20 --seed 0
     python benchmarks/mcts_timing.py --agent mcts:iters=36:top_k=3:horizon=2 --opponent greedy --games 800 --seed 0
@@ -9,7 +9,7 @@ used N ms per searched move on average (p99, max)" figures), or a policy with a 
 The games are those of ``electrify arena --agents AGENT,OPPONENT --players 2 --games N --seed S``
 (3-4 players: the line-up AGENT,OPPONENT,OPPONENT[,OPPONENT]; ``--solo SCENARIO``: those of
 ``electrify arena --agents AGENT --solo SCENARIO --games N --seed S``)
-(same seats, game seeds and agent seeds, from ``agents.arena.make_tasks``), played in this one
+(same seats, game seeds and agent seeds, from ``electrify_env.agents.arena.make_tasks``), played in this one
 process so that every move can be timed.  A searched move is one where the agent ran its search
 (its ``searched`` counter rose; moves with one legal action, follow-up decisions outside
 ``search=key`` or outside a lookahead's decision types, and single candidates are played at once
@@ -28,9 +28,9 @@ import time
 
 import numpy as np
 
-from agents import parse_spec
-from agents.arena import ArenaConfig, make_tasks, task_game
-from agents.trained import NetAgent
+from electrify_env.agents import parse_spec
+from electrify_env.agents.arena import ArenaConfig, make_tasks, task_game
+from electrify_env.agents.trained import NetAgent
 from electrify_env.policy_meta import policy_lookaheads
 
 MCTS = "mcts:iters=36:top_k=3:horizon=2"

@@ -1,6 +1,6 @@
 """Pool several 2-player arena runs of the same agents on different seeds into one table: games,
 wins, win rate and Wilson 95% interval over all of them, counted as ``electrify arena`` counts
-one run (a shared win counts 1/k; ``agents.arena.summarize``).  The model card's "the 800
+one run (a shared win counts 1/k; ``electrify_env.agents.arena.summarize``).  The model card's "the 800
 together" lines against mcts are two 400-game runs (seeds 11 and 41) pooled so:
 
     python benchmarks/pool_arena.py runs/arena_net_mcts_s11 runs/arena_net_mcts_s41
@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from agents.arena import ArenaConfig, format_table, pairings, summarize
+from electrify_env.agents.arena import ArenaConfig, format_table, pairings, summarize
 
 
 def pool(folders: list[str | Path], same: dict[str, str] | None = None) -> dict:

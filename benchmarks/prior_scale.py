@@ -6,11 +6,11 @@ side in one run.  Prints figures, asserts nothing.
     python benchmarks/prior_scale.py policies/electrify-solo.pt --scales 2 --scenario long_haul --seed 1000000
 
 The policy's network (whether or not the file adds a prior) is wrapped as ``python -m
-training.ship SRC DEST --prior greedy --prior-scale S`` ships it
-(:class:`training.net.PolicyValueNet` with ``prior="greedy"``, the same weights; scale 0 = the
+electrify_env.training.ship SRC DEST --prior greedy --prior-scale S`` ships it
+(:class:`electrify_env.training.net.PolicyValueNet` with ``prior="greedy"``, the same weights; scale 0 = the
 network alone, without any prior; an afterstate critic the file has is left out: the
 policy's own choices) and plays the trainer's evaluation games
-(:func:`training.selfplay.evaluate_policy`: games with seeds ``--seed`` + i, greedy in every other
+(:func:`electrify_env.training.selfplay.evaluate_policy`: games with seeds ``--seed`` + i, greedy in every other
 seat, the policy's seat rotated; solo: the scenarios drawn per seed, or with ``--scenario`` that
 one, as a training run with ``scenario: ID`` evaluates) at each scale, on the same seeds.
 """
@@ -34,8 +34,8 @@ def main(argv=None) -> None:
     import torch
 
     from electrify_env.envs._common import card_set_and_options, scenario_list
-    from training.net import PolicyValueNet, load_policy, transfer_weights
-    from training.selfplay import evaluate_policy
+    from electrify_env.training.net import PolicyValueNet, load_policy, transfer_weights
+    from electrify_env.training.selfplay import evaluate_policy
 
     torch.set_num_threads(1)
     src, meta = load_policy(args.policy)

@@ -13,7 +13,7 @@ assertion: machines here are shared and noisy):
    (timings aside) to the local ``--jobs 1`` line.
 2. **RLlib env steps/s** of multi-agent PPO on ``electrify_v0`` (``configs/rllib_2p.yaml``)
    with the local env runner only (``num_env_runners 0``) and with 1 and 2 remote env runners
-   (:func:`training.rllib_selfplay.measure_throughput`): training (sampling plus the PPO update
+   (:func:`electrify_env.training.rllib_selfplay.measure_throughput`): training (sampling plus the PPO update
    in the driver, ``--rllib-iters`` iterations after a warm-up one) and sampling alone (one
    parallel ``sample()`` of a train batch split over the runners).
 """
@@ -31,7 +31,7 @@ def _strip(records: list[dict]) -> list[dict]:
 
 def arena_rate(agents: list[str], games: int, jobs: int, backend: str, seed: int = 1) -> tuple[float, list]:
     """Games per second of one arena run (wall time of the whole command, Ray start included)."""
-    from agents.arena import ArenaConfig, run_arena
+    from electrify_env.agents.arena import ArenaConfig, run_arena
 
     cfg = ArenaConfig(agents=agents, players=2, games=games, seed=seed, jobs=jobs, backend=backend,
                       progress=False, out=None)
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
               + f"  {'yes' if same else 'NO'}")
 
     if not args.skip_rllib:
-        from training.rllib_selfplay import measure_throughput
+        from electrify_env.training.rllib_selfplay import measure_throughput
 
         print("\nRLlib multi-agent PPO on electrify_v0 (configs/rllib_2p.yaml; env step = one decision)")
         print(f"{'env runners':<12} {'training env steps/s':>21} {'sampling env steps/s':>21}")

@@ -43,8 +43,8 @@ def main(argv=None) -> None:
     import numpy as np
     import torch
 
-    from agents import make_agent, seat_view
-    from agents.arena import wilson_interval
+    from electrify_env.agents import make_agent, seat_view
+    from electrify_env.agents.arena import wilson_interval
     from electrify_env import Game
     from electrify_env.decision import parse_frame_kinds, pending_frame_type
 
@@ -91,8 +91,8 @@ def _solo(args, frames) -> None:
     """``--scenario``: the hybrid and the policy alone on the same deals of one solo scenario."""
     import numpy as np
 
-    from agents import make_agent, seat_view
-    from agents.arena import wilson_interval
+    from electrify_env.agents import make_agent, seat_view
+    from electrify_env.agents.arena import wilson_interval
     from electrify_env.decision import pending_frame_type
     from electrify_env import Game
 

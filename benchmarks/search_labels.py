@@ -7,7 +7,7 @@
 Expert iteration trains a policy toward a search's choices; that only pays if the choice is a
 function of the position rather than of the search's random rollouts.  This script replays the
 games of a teacher file (``electrify teacher-data``), samples ``--states`` of the decisions the
-search agent searches (``agents.mcts.KEY_FRAMES`` with more than one legal action, 5% of them,
+search agent searches (``electrify_env.agents.mcts.KEY_FRAMES`` with more than one legal action, 5% of them,
 game by game), and asks, for each: the agent's guide (or greedy, for an unguided mcts) for its
 choice; the agent (``--agent``, by default the file's own) three times with independent seeds;
 and the same agent with ``--big-iters`` rollouts per searched move twice.  It prints how often
@@ -33,13 +33,13 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
 
-    from agents import make_agent
-    from agents.base import seat_view
-    from agents.mcts import KEY_FRAMES, make_guide
+    from electrify_env.agents import make_agent
+    from electrify_env.agents.base import seat_view
+    from electrify_env.agents.mcts import KEY_FRAMES, make_guide
     from electrify_env.decision import pending_frame_type
-    from agents.registry import parse_spec
-    from agents.replay import new_game
-    from training.teacher import read_teacher_file
+    from electrify_env.agents.registry import parse_spec
+    from electrify_env.agents.replay import new_game
+    from electrify_env.training.teacher import read_teacher_file
 
     header, records = read_teacher_file(args.teacher_file)
     spec = args.agent or header.get("agent")

@@ -69,7 +69,7 @@ def match(T, Wa, Wb, seeds) -> float:
 def main(argv=None) -> int:
     """Command-line entry point."""
     import yaml
-    from agents.greedy import GreedyWeights, load_weights
+    from electrify_env.agents.greedy import GreedyWeights, load_weights
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--start", default=None, help="starting weights (default: configs/agents/greedy.yaml)")

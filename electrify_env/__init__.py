@@ -3,7 +3,9 @@
 ``electrify_env.Game`` is the Python face of the jitted engine (``electrify_env.engine``).
 ``electrify_env.env()`` / ``electrify_env.raw_env()`` build the PettingZoo AEC env
 ``electrify_v0``, and ``electrify_env.envs`` holds the Gymnasium envs; both are imported on first
-use, so importing this package imports neither PettingZoo nor Gymnasium.
+use.  Importing this package registers the Gymnasium ids ``Electrify-v0`` and
+``Electrify-Solo-v0`` when Gymnasium is installed (:mod:`electrify_env.registration`), so
+``gymnasium.make("Electrify-Solo-v0")`` works after ``import electrify_env``.
 """
 from ._numba_cache import configure_numba_cache, drop_stale_caches
 
@@ -15,6 +17,9 @@ __version__ = "0.1.0"
 from .game import Game, IllegalActionError  # noqa: E402
 from .savefile import InvalidSaveError  # noqa: E402
 from .validation import MAX_SEED, InvalidArgumentError  # noqa: E402
+from .registration import register_envs  # noqa: E402
+
+register_envs()     # Electrify-v0 and Electrify-Solo-v0, when Gymnasium is installed
 
 _LAZY = {"env": "env", "raw_env": "raw_env"}
 

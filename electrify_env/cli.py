@@ -127,7 +127,7 @@ def _items(text: str | None) -> list[str]:
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
-    from agents.arena import ArenaConfig, format_table, run_arena
+    from electrify_env.agents.arena import ArenaConfig, format_table, run_arena
 
     # run_arena checks everything (agents, scenarios, tech packs, --out) before the first game
     cfg = ArenaConfig(agents=_items(args.agents), players=args.players,
@@ -145,7 +145,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _cmd_balance(args: argparse.Namespace) -> int:
-    from agents.balance import BalanceConfig, format_report, run_balance
+    from electrify_env.agents.balance import BalanceConfig, format_report, run_balance
 
     # run_balance checks everything (agents, card set, tech packs, scenarios, --out) before playing
     cfg = BalanceConfig(agents=_items(args.agents), players=args.players, games=args.games,
@@ -170,7 +170,7 @@ def _where(cfg) -> str:
 
 
 def _cmd_teacher_data(args: argparse.Namespace) -> int:
-    from training.teacher import TeacherConfig, format_summary, merge_teacher_files, run_teacher
+    from electrify_env.training.teacher import TeacherConfig, format_summary, merge_teacher_files, run_teacher
 
     if args.merge is not None:
         res = merge_teacher_files(_items(args.merge), args.out)
@@ -200,7 +200,7 @@ def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from agents.replay import check_delay, load_replay, run_replay
+    from electrify_env.agents.replay import check_delay, load_replay, run_replay
 
     delay = check_delay(args.delay)
     run_replay(load_replay(args.file, args.game), auto=args.auto, delay=delay)
@@ -208,17 +208,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_agents(args: argparse.Namespace) -> int:
-    from agents import describe_agents
+    from electrify_env.agents import describe_agents
 
     print(describe_agents())
     return 0
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    if args.backend == "rllib":   # training.rllib_selfplay imports ray only once the config is read
-        from training.rllib_selfplay import main as train_main
+    if args.backend == "rllib":   # electrify_env.training.rllib_selfplay imports ray only once the config is read
+        from electrify_env.training.rllib_selfplay import main as train_main
     else:
-        from training.selfplay import main as train_main
+        from electrify_env.training.selfplay import main as train_main
 
     return train_main(([args.config] if args.config else []) + [f"--set={x}" for x in args.set])
 
@@ -342,7 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "(training/selfplay.py; configs/train_*.yaml); or multi-agent PPO "
                                       "on Ray RLlib (--backend rllib; configs/rllib_2p.yaml)")
     tr.add_argument("config", nargs="?", default=None,
-                    help="YAML file filling training.config.TrainConfig (--backend rllib: RLlibConfig); "
+                    help="YAML file filling electrify_env.training.config.TrainConfig (--backend rllib: RLlibConfig); "
                          "a shipped config may be named without its folder: train_2p, train_4p, train_solo")
     tr.add_argument("--backend", default="local", choices=("local", "rllib"),
                     help="local: electrify's own trainer (training/selfplay.py); rllib: multi-agent PPO on "

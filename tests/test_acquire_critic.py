@@ -1,6 +1,6 @@
-"""Afterstate critics (``training.net.AfterstateCritic``): the jitted afterstates
+"""Afterstate critics (``electrify_env.training.net.AfterstateCritic``): the jitted afterstates
 (``engine.afterstate``), the network and its file, the agent that plays it, and the trainer
-(``python -m training.acquire_critic collect`` / ``fit``)."""
+(``python -m electrify_env.training.acquire_critic collect`` / ``fit``)."""
 from __future__ import annotations
 
 import json
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents import make_agent
-from agents.base import seat_view
+from electrify_env.agents import make_agent
+from electrify_env.agents.base import seat_view
 from electrify_env.decision import pending_frame_type
 from electrify_env import Game
 from electrify_env.engine import layout as L
@@ -19,8 +19,8 @@ from electrify_env.engine.observe import OBS_SIZE, face_features, obs_size
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options
 from electrify_env.policy_meta import PolicyMismatchError, load_policy_metadata, policy_needs_infoset
-from training import acquire_critic
-from training.net import ARCH_CRITIC, AfterstateCritic, PolicyValueNet, critic_choice, load_policy, save_policy, transfer_weights
+from electrify_env.training import acquire_critic
+from electrify_env.training.net import ARCH_CRITIC, AfterstateCritic, PolicyValueNet, critic_choice, load_policy, save_policy, transfer_weights
 
 CARDS, _ = card_set_and_options(None, ())
 
@@ -151,7 +151,7 @@ def test_critic_file_round_trip_transfer_and_refusals(tmp_path):
 
 
 def test_ship_keeps_the_critic_when_it_adds_a_prior(tmp_path):
-    from training.ship import ship
+    from electrify_env.training.ship import ship
     net = PolicyValueNet(2, [16], critic={"frames": ["acquire"], "top_k": 2, "hidden": 4})
     src = save_policy(net, tmp_path / "c.pt", CARDS.hash, SEAT_ENV_ID)
     back, meta = load_policy(ship(src, tmp_path / "shipped.pt", prior="greedy"))
@@ -286,7 +286,7 @@ def _gap_critic(critic: AfterstateCritic) -> None:
 def test_several_critics_each_decide_at_their_own_types_and_round_trip(tmp_path):
     """A network with two critics (buying; placing) saves and loads both (ARCH_CRITICS), each
     decides at its own decision types only, and two critics for one type are refused."""
-    from training.net import ARCH_CRITICS
+    from electrify_env.training.net import ARCH_CRITICS
     torch.manual_seed(0)
     net = PolicyValueNet(2, [16], prior="greedy", critic=[{"frames": ["acquire"], "top_k": 3, "hidden": 8},
                                                           {"frames": ["place_sector"], "top_k": 2, "hidden": 4}])
@@ -299,7 +299,7 @@ def test_several_critics_each_decide_at_their_own_types_and_round_trip(tmp_path)
     assert [c["frames"] for c in meta["arch"]["critics"]] == [["acquire"], ["place_sector"]]
     for k, v in net.state_dict().items():
         assert torch.allclose(back.state_dict()[k], v.to(torch.float16).to(torch.float32))
-    from agents.registry import _how_it_plays
+    from electrify_env.agents.registry import _how_it_plays
     assert _how_it_plays(path).endswith("afterstate critics on acquire; place_sector")
     agent = make_agent(f"net:path={path}")
     game, changed, placed = Game(2, seed=2), set(), 0
@@ -369,7 +369,7 @@ def test_a_critic_with_max_target_decides_only_in_solo_games_up_to_that_target(t
 
 def test_ship_keeps_every_critic(tmp_path):
     """Shipping (and adding a prior to) a network with two critics keeps both, limits included."""
-    from training.ship import ship
+    from electrify_env.training.ship import ship
     specs = [{"frames": ["acquire"], "top_k": 2, "hidden": 4}, {"frames": ["place_slot"], "top_k": 3, "hidden": 4, "max_target": 20}]
     net = PolicyValueNet(1, [16], critic=specs)
     src = save_policy(net, tmp_path / "c.pt", CARDS.hash, SOLO_ENV_ID)

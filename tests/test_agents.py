@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from agents import AGENTS, Agent, AgentError, describe_agents, make_agent, parse_spec, seat_view
-from agents.greedy import DEFAULT_WEIGHTS, GreedyWeights, load_weights
-from agents.mcts import KEY_FRAMES, MCTSAgent
+from electrify_env.agents import AGENTS, Agent, AgentError, describe_agents, make_agent, parse_spec, seat_view
+from electrify_env.agents.greedy import DEFAULT_WEIGHTS, GreedyWeights, load_weights
+from electrify_env.agents.mcts import KEY_FRAMES, MCTSAgent
 from electrify_env.decision import pending_frame_type
 from electrify_env import Game
 from electrify_env.engine import layout as L
@@ -333,7 +333,7 @@ def _tiny_policy(tmp_path, card_hash: str):
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    from agents.ppo import save_policy
+    from electrify_env.agents.ppo import save_policy
 
     class Dummy(gym.Env):
         def __init__(self):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.greedy import load_weights
+from electrify_env.agents.greedy import load_weights
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -106,7 +106,7 @@ def test_pool_arena_adds_the_games_of_runs_on_different_seeds(tmp_path):
     (each run's own count); two runs of one seed or of other agents are refused."""
     import importlib.util
 
-    from agents.arena import ArenaConfig, run_arena
+    from electrify_env.agents.arena import ArenaConfig, run_arena
     spec = importlib.util.spec_from_file_location("pool_arena",
                                                   Path(__file__).resolve().parents[1] / "benchmarks" / "pool_arena.py")
     pool_arena = importlib.util.module_from_spec(spec)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from agents import AgentError
-from agents.arena import (
+from electrify_env.agents import AgentError
+from electrify_env.agents.arena import (
     ArenaConfig, format_table, make_tasks, pairings, run_arena, wilson_interval,
 )
-from agents.replay import ReplayError, load_replay, replay_game, run_replay, save_replay
+from electrify_env.agents.replay import ReplayError, load_replay, replay_game, run_replay, save_replay
 from electrify_env.cli import main as cli_main
 
 
@@ -159,7 +159,7 @@ def test_greedy_beats_random_in_the_arena():
 
 def test_replay_of_a_game_on_a_card_set_file(tmp_path):
     """A game played on another card set (balance ``--cards``) replays on that card set."""
-    from agents.arena import GameTask, play_task
+    from electrify_env.agents.arena import GameTask, play_task
 
     base = Path(__file__).resolve().parents[1] / "configs" / "cards" / "base.yaml"
     text = base.read_text()

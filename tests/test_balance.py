@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from agents import AgentError
-from agents import balance as B
-from agents.arena import ArenaConfig, make_tasks as arena_tasks, wilson_interval
+from electrify_env.agents import AgentError
+from electrify_env.agents import balance as B
+from electrify_env.agents.arena import ArenaConfig, make_tasks as arena_tasks, wilson_interval
 from electrify_env import Game
 from electrify_env.actions import decode
 from electrify_env.cards import load_card_set

@@ -281,3 +281,20 @@ def test_wrapper_mask_shows_the_end_of_an_illegal_episode():
     assert terminated and reward == -1.0 and info["illegal_action"]
     assert not env.get_wrapper_attr("action_masks")().any()
     assert env.unwrapped.action_masks().any()
+
+
+def test_ids_are_registered_by_importing_the_package_alone():
+    """``import electrify_env`` registers both ids (the envs themselves load on the first make),
+    and the ``module:Id`` form needs no import at all."""
+    import subprocess
+    import sys
+    code = ("import sys, gymnasium as gym, electrify_env\n"
+            "assert 'electrify_env.envs' not in sys.modules\n"
+            "env = gym.make('Electrify-Solo-v0'); env.reset(seed=1)\n"
+            "gym.make('Electrify-v0', opponents='greedy').reset(seed=2)\n"
+            "print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+    code = "import gymnasium as gym\ngym.make('electrify_env:Electrify-Solo-v0').reset(seed=1)\nprint('ok')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

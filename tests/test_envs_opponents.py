@@ -11,9 +11,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from agents import Agent, AgentError
-from agents.greedy import GreedyAgent
-from agents.random_agent import RandomAgent
+from electrify_env.agents import Agent, AgentError
+from electrify_env.agents.greedy import GreedyAgent
+from electrify_env.agents.random_agent import RandomAgent
 from electrify_env import Game
 from electrify_env.engine import layout as L
 from electrify_env.engine.observe import OBS_SIZE
@@ -360,12 +360,12 @@ def test_copy_before_reset_and_of_made_env(how):
 
 # ---- layering --------------------------------------------------------------------------------
 def test_env_package_does_not_import_agents():
-    """``agents`` depends on ``electrify_env``; the envs import it only to resolve an agent."""
+    """``electrify_env.agents`` sits above the envs; the envs import it only to resolve an agent."""
     code = ("import sys, electrify_env, electrify_env.envs\n"
             "from electrify_env.envs import ElectrifyEnv\n"
             "env = ElectrifyEnv(n_players=2, seat=1, opponents=lambda o, m: int(m.nonzero()[0][0]))\n"
             "env.reset(seed=0)\n"
-            "assert not [m for m in sys.modules if m.split('.')[0] == 'agents'], 'agents imported'")
+            "assert not [m for m in sys.modules if m.startswith('electrify_env.agents')], 'agents imported'")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
 
@@ -373,8 +373,8 @@ def test_env_package_does_not_import_agents():
 def test_agents_package_missing_gives_a_clear_error(monkeypatch):
     """Without an importable ``agents`` package a spec (or an agent object) is refused with one
     line naming ``opponents``; callables still work."""
-    monkeypatch.setitem(sys.modules, "agents.registry", None)
-    monkeypatch.setitem(sys.modules, "agents.base", None)
+    monkeypatch.setitem(sys.modules, "electrify_env.agents.registry", None)
+    monkeypatch.setitem(sys.modules, "electrify_env.agents.base", None)
     for bad in ("greedy", ["random", first_legal], RecordingAgent()):
         with pytest.raises(InvalidArgumentError, match=r"^opponents: .* needs the 'agents' package"):
             ElectrifyEnv(n_players=3, opponents=bad)

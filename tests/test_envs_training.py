@@ -11,10 +11,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from electrify_env.envs import SOLO_ENV_ID
 from electrify_env.envs.sb3 import ElectrifySB3VecEnv
 from electrify_env.policy_meta import check_compatible, load_policy_metadata
-from training.config import ConfigError, PPOConfig, PPOSeatConfig, PPOSoloConfig, load_config
-from training.evaluate import compare
-from training.evaluate import main as evaluate_main
-from training.train_solo import main as train_main
+from electrify_env.training.config import ConfigError, PPOConfig, PPOSeatConfig, PPOSoloConfig, load_config
+from electrify_env.training.evaluate import compare
+from electrify_env.training.evaluate import main as evaluate_main
+from electrify_env.training.train_solo import main as train_main
 
 torch.set_num_threads(1)
 SMALL = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "policy_kwargs": {"net_arch": [32]}, "verbose": 0}
@@ -66,7 +66,7 @@ def test_config_loading(tmp_path):
 def test_every_config_field_has_a_docstring(cls):
     import ast
     import inspect
-    import training.config as mod
+    import electrify_env.training.config as mod
     tree = ast.parse(inspect.getsource(mod))
     documented = set()
     for node in tree.body:
@@ -114,7 +114,7 @@ def test_train_solo_script_and_evaluation(tmp_path, capsys):
 
 
 def test_train_seat_script_and_evaluation(tmp_path, capsys):
-    from training.train_seat import main as seat_main
+    from electrify_env.training.train_seat import main as seat_main
     out = tmp_path / "seat"
     rc = seat_main(["--config", "configs/ppo_seat.yaml", "--set", "total_timesteps=512", "--set", "n_envs=4",
                     "--set", "n_steps=64", "--set", "batch_size=64", "--set", "n_epochs=1",
@@ -132,7 +132,7 @@ def test_train_seat_script_and_evaluation(tmp_path, capsys):
 
 
 def test_train_solo_with_dummy_vec_env(tmp_path):
-    from training.train_solo import train
+    from electrify_env.training.train_solo import train
     cfg = load_config(None, overrides={"total_timesteps": 256, "vec_env": "dummy", "n_envs": 2, "n_steps": 128,
                                        "batch_size": 64, "n_epochs": 1, "eval_every": 0,
                                        "final_eval_episodes": 2, "features_dim": 16, "net_arch": [],
@@ -150,7 +150,7 @@ def test_train_solo_with_dummy_vec_env(tmp_path):
 def test_solo_policy_learns_to_beat_random(tmp_path):
     """Learnability guard (about two minutes): 60,000 steps of the shipped config on first_light
     already score far above the random agent on the same 100 games."""
-    from training.train_solo import train
+    from electrify_env.training.train_solo import train
     cfg = load_config("configs/ppo_solo.yaml", overrides={
         "total_timesteps": 60_000, "eval_every": 0, "final_eval_episodes": 100,
         "progress_bar": False, "output_dir": str(tmp_path)})

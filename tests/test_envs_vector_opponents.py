@@ -11,7 +11,7 @@ import numba
 import numpy as np
 import pytest
 
-from agents.greedy import DEFAULT_WEIGHTS, GreedyWeights, load_weights
+from electrify_env.agents.greedy import DEFAULT_WEIGHTS, GreedyWeights, load_weights
 from electrify_env import Game
 from electrify_env.engine import batch as B
 from electrify_env.engine import league

@@ -1,6 +1,6 @@
 """Policies with a greedy logit prior (``policy_prior: greedy``): the jitted prior
 (``engine.search.greedy_prior``, ``engine.league.greedy_priors``), the network that adds it
-(``training.net.PolicyValueNet(prior="greedy")``), its file, the trainer and the ``net`` agent."""
+(``electrify_env.training.net.PolicyValueNet(prior="greedy")``), its file, the trainer and the ``net`` agent."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents import make_agent
-from agents.base import AgentError, seat_view
+from electrify_env.agents import make_agent
+from electrify_env.agents.base import AgentError, seat_view
 from electrify_env import Game
 from electrify_env.engine import layout as L
 from electrify_env.engine import search as SR
@@ -19,9 +19,9 @@ from electrify_env.engine.league import greedy_priors
 from electrify_env.envs import SEAT_ENV_ID
 from electrify_env.envs._common import card_set_and_options
 from electrify_env.policy_meta import PolicyMismatchError
-from training.config import ConfigError, TrainConfig
-from training.net import PolicyValueNet, compute_prior, load_policy, save_policy, transfer_weights
-from training.selfplay import Games, greedy_weights, train
+from electrify_env.training.config import ConfigError, TrainConfig
+from electrify_env.training.net import PolicyValueNet, compute_prior, load_policy, save_policy, transfer_weights
+from electrify_env.training.selfplay import Games, greedy_weights, train
 
 CARDS, OPTIONS = card_set_and_options(None, ())
 
@@ -31,7 +31,7 @@ def running_games(n: int = 24, n_players: int = 2, steps: int = 150, seed: int =
     rng = np.random.default_rng(seed)
     g = Games(n, n_players, CARDS, OPTIONS, None, rng.integers(0, 1 << 40, n))
     W = greedy_weights()
-    from training.selfplay import greedy_act
+    from electrify_env.training.selfplay import greedy_act
     for _ in range(steps):
         g.step(greedy_act(g, np.arange(n), W, rng))
     return g
@@ -191,8 +191,8 @@ def test_transfer_into_a_prior_network_and_compute_prior():
 
 
 def test_ship_adds_a_prior_to_a_network_trained_without_one(tmp_path):
-    from training.ship import main as ship_main
-    from training.ship import ship
+    from electrify_env.training.ship import main as ship_main
+    from electrify_env.training.ship import ship
     net = PolicyValueNet(3, [16])
     src = save_policy(net, tmp_path / "src.pt", CARDS.hash, SEAT_ENV_ID, steps=5)
     out = ship(src, tmp_path / "with.pt", prior="greedy", prior_scale=1.5)
@@ -211,8 +211,8 @@ def test_ship_adds_a_prior_to_a_network_trained_without_one(tmp_path):
 def test_teacher_data_replays_each_decisions_prior_and_a_prior_policy_imitates_it(tmp_path):
     """Stored games carry no engine states: their priors are computed on replay, from the
     deciding seat's information set; greedy's own games agree with their priors' argmax."""
-    from training.selfplay import Trainer
-    from training.teacher import TeacherConfig, load_teacher_data, run_teacher
+    from electrify_env.training.selfplay import Trainer
+    from electrify_env.training.teacher import TeacherConfig, load_teacher_data, run_teacher
     path = tmp_path / "greedy.jsonl"
     run_teacher(TeacherConfig(agent="greedy", players=2, games=2, seed=4, out=str(path), progress=False))
     plain = load_teacher_data(path, trim=True)
@@ -266,7 +266,7 @@ def test_prior_scale_benchmark_plays_one_solo_scenario_as_a_training_run_evaluat
 
     from electrify_env.envs import SOLO_ENV_ID
     from electrify_env.envs._common import scenario_list
-    from training.selfplay import evaluate_policy
+    from electrify_env.training.selfplay import evaluate_policy
     repo = Path(__file__).resolve().parents[1]
     torch.manual_seed(3)
     net = PolicyValueNet(1, [16], prior="greedy", prior_scale=2.0)

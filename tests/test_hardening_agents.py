@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents import AGENTS, AgentError, describe_agents, make_agent, parse_spec
-from agents import arena as A
-from agents.arena import ArenaConfig, run_arena
-from agents.mcts import MCTSAgent
-from agents.replay import ReplayError, check_record, load_replay, replay_game
+from electrify_env.agents import AGENTS, AgentError, describe_agents, make_agent, parse_spec
+from electrify_env.agents import arena as A
+from electrify_env.agents.arena import ArenaConfig, run_arena
+from electrify_env.agents.mcts import MCTSAgent
+from electrify_env.agents.replay import ReplayError, check_record, load_replay, replay_game
 from electrify_env import Game
 from electrify_env.cli import main as cli_main
 from electrify_env.policy_meta import (
@@ -312,7 +312,7 @@ def test_ppo_agent_refuses_a_game_of_the_other_mode(tmp_path):
 
 def test_greedy_weights_file_with_a_duplicate_key_is_refused(tmp_path):
     """A weight written twice is refused (the last value no longer wins silently)."""
-    from agents.greedy import DEFAULT_WEIGHTS, load_weights
+    from electrify_env.agents.greedy import DEFAULT_WEIGHTS, load_weights
     path = tmp_path / "greedy.yaml"
     path.write_text(DEFAULT_WEIGHTS.read_text(encoding="utf-8") + "\nscore: 2.0\n", encoding="utf-8")
     with pytest.raises(AgentError, match="duplicate key 'score'"):

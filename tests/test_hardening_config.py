@@ -15,7 +15,7 @@ from electrify_env.cards import CardSetError, load_card_set
 from electrify_env.cards.loader import DEFAULT_CARD_SET, DEFAULT_CARDS_DIR
 from electrify_env.scenarios import SCENARIOS_DIR, ScenarioError, load_scenario
 from electrify_env.yamlio import read_yaml_mapping
-from training.config import ConfigError, PPOSeatConfig, PPOSoloConfig, load_config, parse_overrides
+from electrify_env.training.config import ConfigError, PPOSeatConfig, PPOSoloConfig, load_config, parse_overrides
 
 BASE_TEXT = DEFAULT_CARD_SET.read_text(encoding="utf-8")
 GRID_TEXT = (DEFAULT_CARDS_DIR / "tech_grid.yaml").read_text(encoding="utf-8")
@@ -165,7 +165,7 @@ def test_a_folder_or_unreadable_path_gives_one_line(tmp_path):
 def test_a_shipped_config_is_found_by_name_from_any_folder(tmp_path, monkeypatch):
     """``electrify train train_2p`` (or ``configs/train_2p.yaml`` outside the repository, as from
     an installed wheel) reads the shipped config; a local file of that path wins."""
-    from training.config import TrainConfig, resolve_config_path
+    from electrify_env.training.config import TrainConfig, resolve_config_path
     from electrify_env.paths import CONFIGS_DIR
 
     monkeypatch.chdir(tmp_path)

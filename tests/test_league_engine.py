@@ -8,18 +8,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.greedy import SEED_LIMIT, GreedyAgent, load_weights
+from electrify_env.agents.greedy import SEED_LIMIT, GreedyAgent, load_weights
 from electrify_env import Game
 from electrify_env.engine import layout as L
 from electrify_env.engine import league as LG
 from electrify_env.engine.batch import MAX_SEED, SALT_SCENARIO, next_seed, pick_index
 from electrify_env.engine.observe import OBS_SIZE, obs_size
 from electrify_env.envs._common import card_set_and_options, scenario_list
-from training.selfplay import Games
+from electrify_env.training.selfplay import Games
 
 
 class Rows(Games):
-    """``n`` league rows over the base card set (the trainer's :class:`training.selfplay.Games`),
+    """``n`` league rows over the base card set (the trainer's :class:`electrify_env.training.selfplay.Games`),
     stepped with :func:`league_step` directly."""
 
     def __init__(self, n_players: int, seeds, scenarios=None, scen_fixed: int = -1) -> None:

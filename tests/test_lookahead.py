@@ -1,23 +1,23 @@
-"""The rollout lookahead of a policy file (``training.net.RolloutLookahead``): its fields and
-file, where the agent that plays it searches, and ``python -m training.ship --lookahead``."""
+"""The rollout lookahead of a policy file (``electrify_env.training.net.RolloutLookahead``): its fields and
+file, where the agent that plays it searches, and ``python -m electrify_env.training.ship --lookahead``."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 import torch
 
-from agents import make_agent
-from agents.base import seat_view, top_actions
-from agents.mcts import MCTSAgent
-from agents.registry import _how_it_plays
+from electrify_env.agents import make_agent
+from electrify_env.agents.base import seat_view, top_actions
+from electrify_env.agents.mcts import MCTSAgent
+from electrify_env.agents.registry import _how_it_plays
 from electrify_env import Game
 from electrify_env.decision import pending_frame_type
 from electrify_env.engine import layout as L
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options
 from electrify_env.policy_meta import load_policy_metadata, policy_lookaheads, policy_needs_infoset
-from training import ship as ship_mod
-from training.net import ARCH_SEARCH, PolicyValueNet, RolloutLookahead, load_policy, save_policy
+from electrify_env.training import ship as ship_mod
+from electrify_env.training.net import ARCH_SEARCH, PolicyValueNet, RolloutLookahead, load_policy, save_policy
 
 CARDS, _ = card_set_and_options(None, ())
 PLACING = ["place_sector", "place_slot", "card_choice"]
@@ -89,7 +89,7 @@ def test_lookahead_max_target_limits_it_to_small_solo_targets():
 
 
 def test_ship_lookahead_drops_the_critics_it_replaces(tmp_path, capsys):
-    """``training.ship --lookahead`` keeps the weights and the critics of other decision types,
+    """``electrify_env.training.ship --lookahead`` keeps the weights and the critics of other decision types,
     drops a critic of the lookahead's types and records both; an unknown type is a one-line
     error."""
     torch.manual_seed(1)
@@ -112,7 +112,7 @@ def test_ship_lookahead_drops_the_critics_it_replaces(tmp_path, capsys):
 def test_fitting_a_critic_takes_its_types_from_the_lookahead(tmp_path, capsys):
     """``acquire_critic fit`` on a policy with a lookahead keeps the lookahead for the decision
     types the new critic does not take, and says which it took."""
-    from training import acquire_critic
+    from electrify_env.training import acquire_critic
 
     src = tmp_path / "2p-la.pt"
     assert ship_mod.main(["policies/electrify-2p.pt", str(src), "--lookahead", "acquire,place_sector"]) == 0

@@ -50,7 +50,7 @@ def check_balance(outs: list[str], ns: dict) -> None:
     """balance.ipynb: a small balance report (8 games), its text, every plot and its files."""
     from matplotlib.figure import Figure
 
-    from agents.balance import PLOT_FILES, format_report
+    from electrify_env.agents.balance import PLOT_FILES, format_report
 
     report, summary = ns["report"], ns["summary"]
     assert len(outs) == 8 and summary["games"] == len(report["records"]) == 8
@@ -75,8 +75,8 @@ def check_training(outs: list[str], ns: dict) -> None:
     greedy and random, and the saved policy as an agent."""
     from matplotlib.figure import Figure
 
-    from agents.arena import format_table
-    from training.net import load_policy
+    from electrify_env.agents.arena import format_table
+    from electrify_env.training.net import load_policy
 
     cfg, summary, out = ns["cfg"], ns["summary"], ns["out"]
     assert len(outs) == 4

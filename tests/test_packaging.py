@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import greedy, registry
+from electrify_env.agents import greedy, registry
 from electrify_env import paths, yamlio
 from electrify_env.cards import loader
 from electrify_env.scenarios import SCENARIOS_DIR, list_scenarios
@@ -40,10 +40,11 @@ SEED = 11
 # run in the installed copy: where everything comes from (no engine call: nothing compiles)
 PROBE_DATA = """
 import json
-import electrify_env, agents
-from agents import AGENTS
-from agents.greedy import DEFAULT_WEIGHTS, load_weights
-from agents.registry import POLICY_DIR
+import electrify_env
+import electrify_env.agents as agents
+from electrify_env.agents import AGENTS
+from electrify_env.agents.greedy import DEFAULT_WEIGHTS, load_weights
+from electrify_env.agents.registry import POLICY_DIR
 from electrify_env import paths
 from electrify_env.cards import load_card_set
 from electrify_env.scenarios import list_scenarios, load_scenario
@@ -62,7 +63,7 @@ print(json.dumps({
 PROBE_GAME = """
 import json
 import electrify_env
-from agents import make_agent
+from electrify_env.agents import make_agent
 from electrify_env.game import Game
 
 game = Game(n_players=2, seed=%(seed)d)
@@ -132,7 +133,7 @@ def test_no_module_finds_data_by_walking_up_from_its_own_file():
     location (``Path(__file__).resolve().parents[k]`` / "configs") instead of electrify_env.paths."""
     walk_up = re.compile(r"parents\[\d+\]|/ \"(configs|policies)\"")
     found = []
-    for package in ("electrify_env", "agents", "training"):
+    for package in ("electrify_env", "agents", "training"):      # the folders of the one package
         for path in sorted((REPO / package).rglob("*.py")):
             if path == REPO / "electrify_env" / "paths.py":
                 continue
@@ -182,6 +183,19 @@ def test_the_wheel_ships_configs_and_policies_inside_the_package(wheel):
     assert want <= data, f"missing from {wheel.name}: {sorted(want - data)}"
     assert not any(n.startswith(("configs/", "policies/")) for n in names), "data outside the package"
     assert "electrify_env/play/static/index.html" in names
+
+
+def test_the_wheel_installs_one_import_package(wheel):
+    """The wheel's only top-level import name is ``electrify_env``: the repository's ``agents/``
+    and ``training/`` folders are its subpackages ``electrify_env.agents`` and
+    ``electrify_env.training``, never top-level packages that a user's own would clash with."""
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
+    assert top == {"electrify_env"}, f"top-level names in {wheel.name}: {sorted(top)}"
+    assert "electrify_env/agents/registry.py" in names and "electrify_env/training/selfplay.py" in names
+    (record,) = [n for n in names if n.endswith(".dist-info/top_level.txt")] or [None]
+    if record:
+        assert zipfile.ZipFile(wheel).read(record).decode().split() == ["electrify_env"]
 
 
 @pytest.fixture(scope="module")
@@ -237,7 +251,7 @@ def test_an_installed_wheel_plays_a_seeded_game_against_trained_2p(installed):
     compiles the whole engine (about 45 s on 2 busy cores)."""
     got = _probe(installed, PROBE_GAME % {"seed": SEED}, timeout=600)
 
-    from agents import make_agent
+    from electrify_env.agents import make_agent
     from electrify_env.game import Game
     game = Game(n_players=2, seed=SEED)
     players = [make_agent("greedy"), make_agent("trained_2p")]
@@ -246,3 +260,32 @@ def test_an_installed_wheel_plays_a_seeded_game_against_trained_2p(installed):
     while not game.is_terminal:
         game.step(players[game.current_player].act_in(game))
     assert (got["scores"], got["decisions"]) == ([int(x) for x in game.scores()], len(game.history))
+
+
+# run in the installed copy from a folder with its own agents/ and training/ packages
+PROBE_CLASH = """
+import json, agents, training
+import gymnasium as gym
+import electrify_env
+from electrify_env.agents import make_agent
+env = gym.make("Electrify-v0", opponents="greedy")
+obs, info = env.reset(seed=3)
+print(json.dumps({"electrify_env": electrify_env.__file__, "user_agents": agents.MINE,
+                  "user_training": training.MINE, "agent": type(make_agent("greedy")).__name__}))
+"""
+
+
+def test_an_installed_wheel_works_beside_a_users_own_agents_and_training_packages(installed):
+    """A project with its own top-level ``agents`` and ``training`` packages imports its own, and
+    the installed package still builds its opponents and lists its agents."""
+    pytest.importorskip("gymnasium")
+    work = installed["work"] / "user_project"
+    for name in ("agents", "training"):
+        (work / name).mkdir(parents=True, exist_ok=True)
+        (work / name / "__init__.py").write_text(f"MINE = {name!r}\n")
+    out = _run([sys.executable, "-c", PROBE_CLASH], cwd=work, env=installed["env"], timeout=600)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert Path(got["electrify_env"]).resolve() == (installed["site"] / "electrify_env" / "__init__.py").resolve()
+    assert (got["user_agents"], got["user_training"], got["agent"]) == ("agents", "training", "GreedyAgent")
+    listing = _run([sys.executable, "-m", "electrify_env.cli", "agents"], cwd=work, env=installed["env"])
+    assert re.search(r"^greedy: ", listing.stdout, re.M), listing.stdout

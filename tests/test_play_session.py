@@ -191,7 +191,7 @@ def test_solo_session():
 
 
 def test_from_record_replays_an_arena_game_and_names_a_bad_action():
-    from agents.arena import GameTask, play_task
+    from electrify_env.agents.arena import GameTask, play_task
 
     rec = play_task(GameTask(0, 0, ("greedy", "random"), 7, (1, 2), None, ()))
     s = PlaySession.from_record(rec)

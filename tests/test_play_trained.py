@@ -3,7 +3,7 @@ PlaySession, the web app (offered from the registry, the default opponent, refus
 terminal UI.
 
 The shipped policies are stood in for by a tiny untrained network (``PolicyValueNet(2, [32])``)
-saved into a temporary folder that ``agents.registry.POLICY_DIR`` / ``agents.trained.POLICY_DIR``
+saved into a temporary folder that ``electrify_env.agents.registry.POLICY_DIR`` / ``electrify_env.agents.trained.POLICY_DIR``
 point at, so the tests never write into ``policies/`` and do not depend on what is shipped."""
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import agents.registry as registry  # noqa: E402
-import agents.trained as trained  # noqa: E402
-from agents import make_agent, seat_view  # noqa: E402
+import electrify_env.agents.registry as registry  # noqa: E402
+import electrify_env.agents.trained as trained  # noqa: E402
+from electrify_env.agents import make_agent, seat_view  # noqa: E402
 from electrify_env import Game  # noqa: E402
 from electrify_env.play.session import (  # noqa: E402
     PlayError, PlaySession, default_opponent, shipped_policy_for,
 )
 from electrify_env.policy_meta import meta_path  # noqa: E402
-from training.net import PolicyValueNet, save_policy  # noqa: E402
+from electrify_env.training.net import PolicyValueNet, save_policy  # noqa: E402
 
 
 def _save(folder, n_players: int, seed: int = 0):
@@ -104,10 +104,10 @@ def test_shipped_names_play_only_the_games_their_policy_fits(shipped):
 
 
 def test_trained_hints_load_the_policy_once_and_change_nothing(shipped, monkeypatch):
-    import training.net
+    import electrify_env.training.net
     loads = []
-    real = training.net.load_policy
-    monkeypatch.setattr(training.net, "load_policy", lambda *a, **kw: loads.append(a) or real(*a, **kw))
+    real = electrify_env.training.net.load_policy
+    monkeypatch.setattr(electrify_env.training.net, "load_policy", lambda *a, **kw: loads.append(a) or real(*a, **kw))
     s = PlaySession(seats=["human", "greedy"], seed=5)
     before = s.game.state.copy()
     hints = [s.hint("trained").action for _ in range(3)]
@@ -146,7 +146,7 @@ from electrify_env.play.web import FAST_MCTS, GUIDED_MCTS, build_app  # noqa: E4
 
 
 def test_page_offers_registry_names_and_a_policy_as_soon_as_it_is_shipped(policy_dir, tmp_path):
-    from agents import AGENTS
+    from electrify_env.agents import AGENTS
     client = TestClient(build_app(tmp_path / "games"))
     meta = client.get("/api/meta").json()
     specs = [a["spec"] for a in meta["agents"]]

@@ -251,7 +251,7 @@ def test_points_by_source_add_up_to_the_score(players, packs, scenario):
     """The engine counts every energy point by its source as it is awarded: in greedy games the
     sources add up to each player's score, demand cards and the research track both score, and a
     solo game adds the star points to reach its final score."""
-    from agents import make_agent
+    from electrify_env.agents import make_agent
 
     agents = [make_agent("greedy") for _ in range(players)]
     for seed in range(2):

@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from agents.base import seat_view
+from electrify_env.agents.base import seat_view
 from electrify_env import Game
 from electrify_env.actions import (
     ANY_TIME_KINDS, KINDS, Action, ActionCodecError, action_range, decode, encode, kind_of, kinds_table,

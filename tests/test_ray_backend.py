@@ -23,12 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from agents import arena as A
-from agents import balance as B
+from electrify_env.agents import arena as A
+from electrify_env.agents import balance as B
 from electrify_env import parallel as P
 from electrify_env.cli import main as cli_main
 from electrify_env.validation import InvalidArgumentError
-from training.teacher import TeacherConfig, run_teacher
+from electrify_env.training.teacher import TeacherConfig, run_teacher
 
 #: every field that holds a timing, and nothing else: the run's wall time (results.json), the
 #: mean time per move of an agent (results.json, agents.csv) and each game record's seconds per
@@ -151,8 +151,8 @@ def test_cli_backend_errors(cmd, capsys, no_ray, no_games):
 
 def test_the_default_paths_do_not_import_ray(tmp_path):
     """A local arena and a teacher run in a fresh interpreter never import ray."""
-    code = ("import sys; from agents.arena import ArenaConfig, run_arena; "
-            "from training.teacher import TeacherConfig, run_teacher; "
+    code = ("import sys; from electrify_env.agents.arena import ArenaConfig, run_arena; "
+            "from electrify_env.training.teacher import TeacherConfig, run_teacher; "
             "run_arena(ArenaConfig(agents=['random', 'random'], games=2, out=None, progress=False)); "
             f"run_teacher(TeacherConfig(agent='random', games=1, out={str(tmp_path / 't.jsonl')!r}, progress=False)); "
             "assert 'ray' not in sys.modules, 'ray was imported'")

@@ -17,8 +17,8 @@ import pytest
 
 from electrify_env import IllegalActionError, InvalidArgumentError
 from electrify_env.envs._common import card_set_and_options
-from training.config import ConfigError, RLlibConfig, load_config
-from training.rllib_selfplay import RAY_MISSING
+from electrify_env.training.config import ConfigError, RLlibConfig, load_config
+from electrify_env.training.rllib_selfplay import RAY_MISSING
 
 REPO = Path(__file__).resolve().parents[1]
 RLLIB_CONFIG = REPO / "configs" / "rllib_2p.yaml"
@@ -145,8 +145,8 @@ def test_rl_module_is_the_project_network_with_masked_logits(rllib):
     from ray.rllib.core.columns import Columns
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from training.net import MASKED_LOGIT, PolicyValueNet
-    from training.rllib_module import ElectrifyRLModule
+    from electrify_env.training.net import MASKED_LOGIT, PolicyValueNet
+    from electrify_env.training.rllib_module import ElectrifyRLModule
 
     env = rllib.ElectrifyRLlibEnv(n_players=2)
     spec = RLModuleSpec(module_class=ElectrifyRLModule, observation_space=env.observation_spaces["player_0"],
@@ -182,11 +182,11 @@ def test_rllib_ppo_trains_exports_a_policy_and_it_plays_the_arena(ray_local, tmp
     pytest.importorskip("ray.rllib")
     from ray.rllib.core.rl_module.rl_module import RLModule
 
-    from agents.arena import ArenaConfig, run_arena
+    from electrify_env.agents.arena import ArenaConfig, run_arena
     from electrify_env.cli import main
     from electrify_env.policy_meta import load_policy_metadata
-    from training.net import load_policy
-    from training.rllib_selfplay import ALGORITHM, MODULE_ID
+    from electrify_env.training.net import load_policy
+    from electrify_env.training.rllib_selfplay import ALGORITHM, MODULE_ID
 
     out = tmp_path / "run"
     sets = {"iterations": 2, "num_env_runners": 1, "num_envs_per_env_runner": 1, "train_batch_size": 300,
@@ -225,7 +225,7 @@ def test_rllib_ppo_trains_exports_a_policy_and_it_plays_the_arena(ray_local, tmp
 
 def test_measure_throughput(ray_local):
     pytest.importorskip("ray.rllib")
-    from training.rllib_selfplay import measure_throughput
+    from electrify_env.training.rllib_selfplay import measure_throughput
 
     small = dict(num_envs_per_env_runner=1, train_batch_size=200, minibatch_size=100, num_epochs=1, hidden=[16])
     m = measure_throughput(RLLIB_CONFIG, num_env_runners=0, iterations=1, **small)
@@ -239,7 +239,7 @@ def test_measure_throughput(ray_local):
 def test_measure_env_steps_per_second_is_the_training_rate(monkeypatch):
     """``benchmarks/ray_scaling.py`` calls ``measure_env_steps_per_second(CONFIG,
     num_env_runners=N, iterations=K)`` and prints a number: the training throughput."""
-    from training import rllib_selfplay
+    from electrify_env.training import rllib_selfplay
 
     calls = []
 
@@ -324,7 +324,7 @@ def test_train_backend_rllib_without_ray_is_one_line(monkeypatch, capsys):
 
 def test_default_import_path_does_not_import_ray():
     code = ("import sys, electrify_env, electrify_env.envs, electrify_env.envs.electrify_v0, agents, "
-            "agents.arena, training.config, training.net, training.selfplay, training.rllib_selfplay; "
+            "electrify_env.agents.arena, electrify_env.training.config, electrify_env.training.net, electrify_env.training.selfplay, electrify_env.training.rllib_selfplay; "
             "from electrify_env.cli import build_parser; build_parser(); "
             "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))")
     res = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)

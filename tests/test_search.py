@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.greedy import load_weights
+from electrify_env.agents.greedy import load_weights
 from electrify_env import Game
 from electrify_env.engine import layout as L
 from electrify_env.engine import search as SR

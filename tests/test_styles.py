@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import AgentError, make_agent, seat_view
-from agents.greedy import load_weights
-from agents.styles import (
+from electrify_env.agents import AgentError, make_agent, seat_view
+from electrify_env.agents.greedy import load_weights
+from electrify_env.agents.styles import (
     RESEARCH_SECTOR, DemandRushAgent, ResearchRushAgent, StyleAgent, _build, pending_frame,
     style_report,
 )

@@ -10,15 +10,15 @@ import sys
 import numpy as np
 import pytest
 
-from agents import AgentError
-from agents import balance as B
+from electrify_env.agents import AgentError
+from electrify_env.agents import balance as B
 from electrify_env import Game
 from electrify_env import parallel as P
 from electrify_env.cli import main as cli_main
 from electrify_env.engine.layout import N_ACTIONS
 from electrify_env.engine.observe import OBS_SIZE, obs_size
 from electrify_env.validation import InvalidArgumentError
-from training.teacher import (
+from electrify_env.training.teacher import (
     TEACHER_FORMAT, TeacherConfig, TeacherDataError, load_teacher_data, merge_teacher_files, run_teacher,
 )
 
@@ -176,7 +176,7 @@ def test_a_search_agent_and_four_players(tmp_path):
 
 
 def test_an_arena_games_file_loads(tmp_path):
-    from agents.arena import ArenaConfig, run_arena
+    from electrify_env.agents.arena import ArenaConfig, run_arena
 
     run_arena(ArenaConfig(agents=["greedy", "random"], games=2, seed=1, out=str(tmp_path), progress=False))
     data = load_teacher_data(tmp_path / "games.jsonl")
@@ -288,7 +288,7 @@ def test_teacher_file_has_ordinary_permissions(tmp_path):
     import os
     import stat
 
-    from training.teacher import write_teacher_file
+    from electrify_env.training.teacher import write_teacher_file
 
     old = os.umask(0o022)
     try:
@@ -431,12 +431,12 @@ def test_search_distill_collects_fits_and_saves(tmp_path):
     res = subprocess.run([sys.executable, "benchmarks/search_distill.py", "fit", str(out), "--epochs", "1",
                           "--among-top", "3", "--save", str(saved)], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
-    from training.net import load_policy
+    from electrify_env.training.net import load_policy
     net, meta = load_policy(saved)
     orig, orig_meta = load_policy("policies/electrify-2p.pt")
     # the shipped file's afterstate critic is dropped (it scored the trunk before the fit)
     assert "has an afterstate critic" in res.stdout and orig.critic is not None and net.critic is None
-    from training.net import ARCH
+    from electrify_env.training.net import ARCH
     want = {k: v for k, v in orig.arch().items() if k != "critic"} | {"arch": ARCH}
     assert net.arch() == want and meta["card_set_hash"] == orig_meta["card_set_hash"]
     assert meta["config"]["search_distill"]["among_top"] == 3

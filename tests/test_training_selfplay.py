@@ -15,15 +15,15 @@ import numpy as np
 import pytest
 import torch
 
-from agents import make_agent
+from electrify_env.agents import make_agent
 from electrify_env import Game
 from electrify_env.engine.observe import OBS_VERSION
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options
 from electrify_env.policy_meta import PolicyMismatchError, meta_path
-from training.config import ConfigError, TrainConfig, load_config, parse_overrides
-from training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
-from training.selfplay import Trainer, potential, stream_gae, train, win_reward
+from electrify_env.training.config import ConfigError, TrainConfig, load_config, parse_overrides
+from electrify_env.training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
+from electrify_env.training.selfplay import Trainer, potential, stream_gae, train, win_reward
 
 REPO = Path(__file__).resolve().parents[1]
 TRAIN_CONFIGS = sorted((REPO / "configs").glob("train_*.yaml"))
@@ -624,7 +624,7 @@ def test_every_finished_learner_game_delivers_its_outcome(tmp_path):
     """A stream's last transition is carried over rollout boundaries, so when a game ends, every
     learner seat still has its last transition open and the final reward and win bonus land on
     it (before the fix, about 11% of the learner's game endings lost their outcome)."""
-    from training.selfplay import CTRL_LEARNER
+    from electrify_env.training.selfplay import CTRL_LEARNER
 
     tr = Trainer(tiny(tmp_path, rollout=8, num_envs=8, minibatch=8), log=lambda *_: None)   # a boundary every step
     tr.start_games()
@@ -653,11 +653,11 @@ def test_every_finished_learner_game_delivers_its_outcome(tmp_path):
 
 
 def test_ship_keeps_the_metadata_and_the_algorithm(tmp_path):
-    """``python -m training.ship`` copies a policy with its metadata; a policy trained by RLlib
+    """``python -m electrify_env.training.ship`` copies a policy with its metadata; a policy trained by RLlib
     stays labelled as such."""
     from electrify_env.game import Game
-    from training.net import PolicyValueNet, load_policy, save_policy
-    from training.ship import ship
+    from electrify_env.training.net import PolicyValueNet, load_policy, save_policy
+    from electrify_env.training.ship import ship
 
     card_hash = Game(n_players=2, seed=0).cards.hash
     src = save_policy(PolicyValueNet(2, (8,)), tmp_path / "src.pt", card_hash, "electrify_v0",
@@ -672,7 +672,7 @@ def test_ship_writes_paths_inside_the_repository_relative_to_it(tmp_path):
     """Shipped metadata names files as the docs' commands do: an absolute path inside the
     repository, or inside a folder it links to (``runs`` -> elsewhere), becomes relative; other
     paths and values stay as they are, in nested dicts and lists too."""
-    from training.ship import portable_paths
+    from electrify_env.training.ship import portable_paths
 
     root, elsewhere = tmp_path / "repo", tmp_path / "scratch" / "runs"
     (root / "policies").mkdir(parents=True)
@@ -689,7 +689,7 @@ def test_ship_writes_paths_inside_the_repository_relative_to_it(tmp_path):
 def test_bc_data_imitates_stored_teacher_games(tmp_path):
     """Expert iteration's warm start: a run with ``bc_data`` imitates stored search-agent games
     (``electrify teacher-data``) before anything else, and learns to agree with them."""
-    from training.teacher import TeacherConfig, run_teacher
+    from electrify_env.training.teacher import TeacherConfig, run_teacher
 
     data = tmp_path / "greedy.jsonl"
     run_teacher(TeacherConfig(agent="greedy", players=2, games=2, seed=3, out=str(data), progress=False))
@@ -764,7 +764,7 @@ def test_init_policy_starts_a_run_from_a_saved_policy_of_another_player_count(tm
 
 def test_init_policy_finds_a_shipped_policy_from_any_folder(tmp_path, monkeypatch):
     from electrify_env.paths import DATA_ROOT
-    from training.config import resolve_policy_path
+    from electrify_env.training.config import resolve_policy_path
 
     monkeypatch.chdir(tmp_path)
     cfg = TrainConfig(n_players=4, init_policy="policies/electrify-2p.pt")
@@ -793,7 +793,7 @@ def test_league_agents_play_the_seats_drawn_for_them_from_their_own_view(tmp_pat
     win rate against it is recorded under ``agent:<spec>``."""
     from electrify_env.engine import layout as L
     from electrify_env.engine.infoset import scrub
-    from training.selfplay import CTRL_AGENT, CTRL_LEARNER
+    from electrify_env.training.selfplay import CTRL_AGENT, CTRL_LEARNER
 
     cfg = tiny(tmp_path, p_self=0.0, p_greedy=0.0, p_snapshot=0.0, p_agent=1.0,
                league_agents=["greedy", "mcts:iters=4:top_k=2:horizon=1"], bc_steps=0, num_envs=8)
@@ -834,12 +834,12 @@ def test_a_league_agent_that_cannot_play_the_runs_games_is_refused_before_traini
 
 
 def test_ship_averages_the_weights_of_several_checkpoints(tmp_path):
-    """``python -m training.ship SRC DEST --average MORE...``: the shipped weights are the mean
+    """``python -m electrify_env.training.ship SRC DEST --average MORE...``: the shipped weights are the mean
     of the files' (as float16 stores it), the metadata is SRC's with ``averaged_from``; a file of
     another architecture or card set is refused with a one-line error."""
     from electrify_env.game import Game
-    from training.net import PolicyValueNet, load_policy, save_policy
-    from training.ship import main as ship_main
+    from electrify_env.training.net import PolicyValueNet, load_policy, save_policy
+    from electrify_env.training.ship import main as ship_main
 
     card_hash = Game(n_players=2, seed=0).cards.hash
     paths, states = [], []

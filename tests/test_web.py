@@ -335,7 +335,7 @@ def test_import_a_saved_session(client):
 
 
 def test_replay_viewer_steps_through_an_arena_record(client):
-    from agents.arena import REPLAY_FORMAT, REPLAY_VERSION
+    from electrify_env.agents.arena import REPLAY_FORMAT, REPLAY_VERSION
     from electrify_env.play.session import PlaySession
     s = PlaySession(seats=["greedy", "random"], seed=14)
     s.run_bots()

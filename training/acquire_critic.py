@@ -4,7 +4,7 @@ Why: the search guided by the shipped 2-player policy wins most of its edge over
 one decision, the card to buy (``benchmarks/search_gain.py``: the policy with the search on the
 acquire decision alone wins 64% against the policy), and the policy head does not learn those
 choices from labels (``benchmarks/search_distill.py``).  The search compares the policy's three
-most likely actions by what follows them; an :class:`~training.net.AfterstateCritic` does the
+most likely actions by what follows them; an :class:`~electrify_env.training.net.AfterstateCritic` does the
 same with a learned evaluation of the mover's observation after each candidate, one forward
 pass instead of dozens of rollouts.
 
@@ -20,7 +20,7 @@ agent), and stores the mover's
 afterstate observation of each candidate (in the first of those determinizations) with the
 candidates' logits and values.  Shards of ``--shard`` games are written as they finish:
 
-    python -m training.acquire_critic collect --out runs/aq --seed 10 --games 2400
+    python -m electrify_env.training.acquire_critic collect --out runs/aq --seed 10 --games 2400
 
 ``fit`` adds a critic to the policy and trains it alone (the trunk and heads frozen) to choose
 the candidate of highest search value: cross-entropy toward that candidate (weight ``--ce``)
@@ -30,7 +30,7 @@ the mean value lost against it (the policy's own choice: pass 0); the pass that 
 the held-out games is saved as a policy file with the original's metadata plus
 ``critic_training``:
 
-    python -m training.acquire_critic fit runs/aq --save runs/aq/electrify-2p-critic.pt
+    python -m electrify_env.training.acquire_critic fit runs/aq --save runs/aq/electrify-2p-critic.pt
 
 ``fit`` takes several folders, too: shards collected at other decision types (``collect
 --frames place_sector,place_slot``) train one critic for all of their types.  With
@@ -39,7 +39,7 @@ them for its own decision types (a network may have several critics, each choosi
 types it names): a critic for placing beside one for buying, each trained on its own data;
 ``--max-target N`` lets the new critic decide only in solo games whose target is at most N:
 
-    python -m training.acquire_critic fit runs/place --policy policies/electrify-2p.pt --keep-critics
+    python -m electrify_env.training.acquire_critic fit runs/place --policy policies/electrify-2p.pt --keep-critics
 """
 from __future__ import annotations
 
@@ -58,8 +58,8 @@ def collect(args) -> None:
     """Play, value the candidates and write shards (see the module docstring)."""
     import torch
 
-    from agents import make_agent, seat_view
-    from agents.base import top_actions
+    from electrify_env.agents import make_agent, seat_view
+    from electrify_env.agents.base import top_actions
     from electrify_env.decision import pending_frame_type
     from electrify_env import Game
     from electrify_env.decision import parse_frame_kinds
@@ -160,7 +160,7 @@ def fit(args) -> None:
     """Train the critic and save the policy with it (see the module docstring)."""
     import torch
 
-    from training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
+    from electrify_env.training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -272,7 +272,7 @@ def fit(args) -> None:
 
 def main(argv=None) -> None:
     """Parse the subcommand and run it."""
-    ap = argparse.ArgumentParser(prog="python -m training.acquire_critic", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m electrify_env.training.acquire_critic", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("collect", help="play, value the candidates, write shards")
     c.add_argument("--policy", default=DEFAULT_POLICY, help="the policy (.pt) that plays and proposes candidates")

@@ -73,7 +73,7 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     """Gradient clipping norm (finite, > 0)."""
     features_dim: int = 256
-    """Units of the shared first layer over the observation (training.features.ElectrifyExtractor,
+    """Units of the shared first layer over the observation (electrify_env.training.features.ElectrifyExtractor,
     which reads only the solo player's part of the vector)."""
     net_arch: list[int] = field(default_factory=lambda: [128])
     """Hidden layer sizes of the policy head and of the value head (after the shared layer)."""
@@ -153,7 +153,7 @@ class PPOConfig:
 
 @dataclass
 class PPOSoloConfig(PPOConfig):
-    """MaskablePPO on ``Electrify-Solo-v0`` (``python -m training.train_solo --config ...``)."""
+    """MaskablePPO on ``Electrify-Solo-v0`` (``python -m electrify_env.training.train_solo --config ...``)."""
 
     scenario: str = "first_light"
     """Solo scenario id (``electrify scenarios``) trained and evaluated on."""
@@ -179,7 +179,7 @@ class PPOSoloConfig(PPOConfig):
 @dataclass
 class PPOSeatConfig(PPOConfig):
     """MaskablePPO on one seat of ``Electrify-v0`` against random opponents
-    (``python -m training.train_seat --config ...``)."""
+    (``python -m electrify_env.training.train_seat --config ...``)."""
 
     REWARD_MODES = SEAT_REWARD_MODES
 
@@ -311,8 +311,8 @@ def _check_league_agents(specs: list[str]) -> None:
     """Parse every ``league_agents`` spec (the agents are built by the trainer)."""
     if not specs:
         return
-    from agents.base import AgentError
-    from agents.registry import parse_spec
+    from electrify_env.agents.base import AgentError
+    from electrify_env.agents.registry import parse_spec
     seen: set[str] = set()
     for spec in specs:
         try:
@@ -446,7 +446,7 @@ TRAIN_REWARDS = ("shaped", "margin", "win")
 
 
 POLICY_PRIORS = ("none", "greedy")
-"""Values of ``TrainConfig.policy_prior`` (``training.net.PRIORS``)."""
+"""Values of ``TrainConfig.policy_prior`` (``electrify_env.training.net.PRIORS``)."""
 SCENARIO_SAMPLINGS = ("uniform", "hard")
 """Values of ``TrainConfig.scenario_sampling``."""
 
@@ -454,7 +454,7 @@ SCENARIO_SAMPLINGS = ("uniform", "hard")
 @dataclass
 class TrainConfig:
     """PPO over the jitted league runner (``electrify train CONFIG`` / ``python -m
-    training.selfplay --config CONFIG``): solo (``n_players: 1``) or every seat of a 2-4 player
+    electrify_env.training.selfplay --config CONFIG``): solo (``n_players: 1``) or every seat of a 2-4 player
     game played by the learner, its past snapshots, greedy or random (the league).  Ranges in the
     field docs are checked when the config is built."""
 
@@ -501,7 +501,7 @@ class TrainConfig:
     max_grad_norm: float = 0.5
     """Global gradient-norm clip (> 0)."""
     hidden: list[int] = field(default_factory=lambda: [256, 128])
-    """Hidden layer sizes of the shared trunk (training.net.PolicyValueNet)."""
+    """Hidden layer sizes of the shared trunk (electrify_env.training.net.PolicyValueNet)."""
     policy_prior: str = "none"
     """``none``: the logits are the network's.  ``greedy``: the network's logits plus
     prior_scale x greedy's one-ply values of the legal actions (``engine.search.greedy_prior``,
@@ -557,7 +557,7 @@ class TrainConfig:
     """Adam step size of the imitation phase (> 0)."""
     bc_data: str | None = None
     """A file of stored games to imitate first (expert iteration's warm start): search-agent games
-    written by ``electrify teacher-data`` (:mod:`training.teacher`; locally or on Ray), or an
+    written by ``electrify teacher-data`` (:mod:`electrify_env.training.teacher`; locally or on Ray), or an
     arena / balance ``games.jsonl``; None: none.  The games must be ``n_players`` games (solo:
     ``n_players: 1``) on this card set.  Runs before the greedy imitation phase (``bc_steps``),
     on a fresh run only (a resumed run has done it)."""
@@ -582,7 +582,7 @@ class TrainConfig:
     """Learner decisions at the start of reinforcement learning during which the updates train
     the value head alone, on the trunk's features as they are (the trunk and the policy head do
     not move): for a network started from one whose value head never learned (``init_policy``
-    of a distilled network, :mod:`training.distill`), whose value errors would otherwise pull
+    of a distilled network, :mod:`electrify_env.training.distill`), whose value errors would otherwise pull
     the shared trunk away from what it learned (>= 0; 0: off)."""
     policy_temperature: float = 1.0
     """The temperature of the policy that reinforcement learning samples and trains:
@@ -714,7 +714,7 @@ class RLlibConfig:
     """Multi-agent PPO with action masking on RLlib's new API stack, every seat played by one
     shared policy (self-play), over the env ``electrify_rllib_v0``
     (:mod:`electrify_env.envs.rllib`; ``electrify train --backend rllib CONFIG``).  The policy is
-    a :class:`training.net.PolicyValueNet`, exported as a project policy file at the end.  Ranges
+    a :class:`electrify_env.training.net.PolicyValueNet`, exported as a project policy file at the end.  Ranges
     in the field docs are checked when the config is built."""
 
     n_players: int = 2
@@ -759,7 +759,7 @@ class RLlibConfig:
     grad_clip: float = 0.5
     """Global gradient-norm clip (> 0)."""
     hidden: list[int] = field(default_factory=lambda: [256, 128])
-    """Hidden layer sizes of the shared trunk (training.net.PolicyValueNet)."""
+    """Hidden layer sizes of the shared trunk (electrify_env.training.net.PolicyValueNet)."""
     seed: int = 0
     """Seed of RLlib (network initialisation, env runners' games; 0..2**32-1)."""
     address: str | None = None

@@ -17,12 +17,12 @@ teacher, up to a constant) train the student; ``log.jsonl`` gets a line per roun
 mean loss, and how often the student's most likely action was the teacher's at its own
 decisions before the round's training: ``agreement``).  Every ``--eval-every`` decisions the student
 plays ``--eval-games`` seat-rotated games against greedy
-(:func:`training.selfplay.evaluate_policy`, the training evaluation; with its weights rounded as
-its file stores them, :func:`training.net.as_saved`), and is saved there as
+(:func:`electrify_env.training.selfplay.evaluate_policy`, the training evaluation; with its weights rounded as
+its file stores them, :func:`electrify_env.training.net.as_saved`), and is saved there as
 ``student-<decisions>.pt`` with its metadata (``distilled_from``; ``imitation_steps``, the
 labelled decisions it learned from; ``learning_curve``, the evaluations so far).
 
-A teacher with afterstate critics (:class:`training.net.AfterstateCritic`: the 2-player file
+A teacher with afterstate critics (:class:`electrify_env.training.net.AfterstateCritic`: the 2-player file
 chooses its acquire decisions so) decides as it does in the arena: at a decision a critic takes,
 its ``top_k`` most likely legal actions are scored from their afterstates (one determinization of
 the mover's information set, :func:`electrify_env.engine.afterstate.mover_afterstate_observations`)
@@ -31,7 +31,7 @@ weight on the softmax, and the decision counts ``--critic-loss-weight`` times in
 (``--critic-weight 0`` ignores the critics: the teacher plays and labels with its network and
 prior alone, as before the sixteenth session):
 
-    python -m training.distill --teacher policies/electrify-2p.pt --init policies/electrify-2p-net.pt \\
+    python -m electrify_env.training.distill --teacher policies/electrify-2p.pt --init policies/electrify-2p-net.pt \\
         --out runs/distill2p --decisions 20000000
 """
 from __future__ import annotations
@@ -48,7 +48,7 @@ DEFAULT_TEACHER = "policies/electrify-2p.pt"
 
 def student_from(teacher, init: str | None, hidden: list[int] | None):
     """The student network: ``init``'s network without its prior and critics (its weights;
-    deepened to ``hidden`` by :func:`training.net.deepen` when given and deeper: identity layers
+    deepened to ``hidden`` by :func:`electrify_env.training.net.deepen` when given and deeper: identity layers
     inserted, the same function until it trains), or a fresh one of ``hidden`` sizes (default:
     the teacher's) for the teacher's player count."""
     from .net import PolicyValueNet, deepen, load_policy, transfer_weights
@@ -67,7 +67,7 @@ def student_from(teacher, init: str | None, hidden: list[int] | None):
 
 def critic_picks(teacher, games, logits: np.ndarray, legal_n: np.ndarray,
                  rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The rows of ``games`` (a :class:`training.selfplay.Games`) whose pending decision one of
+    """The rows of ``games`` (a :class:`electrify_env.training.selfplay.Games`) whose pending decision one of
     ``teacher``'s afterstate critics takes (at least two legal actions), and the action it plays
     in each: the best of its ``top_k`` candidates (the most likely by ``logits``, the teacher's
     masked logits with its prior for every game, (len(games), N_ACTIONS) float32; ties to the
@@ -258,12 +258,12 @@ def run(args) -> None:
 
 def main(argv=None) -> None:
     """Parse the arguments and run."""
-    ap = argparse.ArgumentParser(prog="python -m training.distill", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m electrify_env.training.distill", description=__doc__.splitlines()[0])
     ap.add_argument("--teacher", default=DEFAULT_TEACHER, help="the policy (.pt) to distil (2-4 players)")
     ap.add_argument("--init", default=None, help="start the student from this policy's network (default: fresh)")
     ap.add_argument("--hidden", type=int, nargs="+", default=None,
                     help="a fresh student's hidden sizes (default: the teacher's); with --init, the init's "
-                         "sizes with identity layers inserted (training.net.deepen)")
+                         "sizes with identity layers inserted (electrify_env.training.net.deepen)")
     ap.add_argument("--out", default="runs/distill", help="folder for the evaluated students and log.jsonl")
     ap.add_argument("--decisions", type=int, default=10_000_000, help="labelled decisions to train on")
     ap.add_argument("--envs", type=int, default=256, help="games played at once")

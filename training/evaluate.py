@@ -1,6 +1,6 @@
 """Compare a trained policy with the random agent on the same games.
 
-    python -m training.evaluate --policy runs/ppo_solo/policy.zip [--episodes 200] [--scenario ID]
+    python -m electrify_env.training.evaluate --policy runs/ppo_solo/policy.zip [--episodes 200] [--scenario ID]
 
 The policy's metadata (``policy.meta.json``) is checked against this engine (observation
 layout, action space, card set) and gives the env: a solo policy plays its scenario (unless
@@ -58,8 +58,8 @@ def compare(policy_path: str | Path, episodes: int = 200, scenario: str | None =
 
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
-    ap = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.splitlines()[0])
-    ap.add_argument("--policy", required=True, help="policy zip saved by training.train_solo")
+    ap = argparse.ArgumentParser(prog="python -m electrify_env.training.evaluate", description=__doc__.splitlines()[0])
+    ap.add_argument("--policy", required=True, help="policy zip saved by electrify_env.training.train_solo")
     ap.add_argument("--episodes", type=int, default=200)
     ap.add_argument("--scenario", default=None, help="scenario id (default: the one trained on)")
     ap.add_argument("--seed0", type=int, default=1_000_000, help="seed of the first game")

@@ -1,4 +1,4 @@
-"""The policy-value network of electrify's own trainer (:mod:`training.selfplay`) and its file.
+"""The policy-value network of electrify's own trainer (:mod:`electrify_env.training.selfplay`) and its file.
 
 The network reads the part of the observation a game of ``n_players`` can fill
 (``obs_size(n_players)`` entries; the blocks of absent seats are always zero), then an MLP trunk
@@ -11,7 +11,7 @@ version and size, action count, card-set hash, players or scenario, training ste
 config).  :func:`load_policy` refuses a file saved for another observation layout or card set
 with a one-line :class:`~electrify_env.policy_meta.PolicyMismatchError`.
 
->>> from training.net import load_policy
+>>> from electrify_env.training.net import load_policy
 >>> net, meta = load_policy("policies/electrify-2p.pt")      # doctest: +SKIP
 """
 from __future__ import annotations
@@ -75,14 +75,14 @@ class AfterstateCritic(nn.Module):
 
     At a decision of one of the types ``frames`` (names of
     :data:`electrify_env.decision.FRAME_KINDS`) with at least two legal actions, a deterministic
-    agent (:class:`agents.trained.NetAgent`) takes the policy's ``top_k`` most likely legal
+    agent (:class:`electrify_env.agents.trained.NetAgent`) takes the policy's ``top_k`` most likely legal
     actions, the mover's observation after each in one determinization of its information set
     (:func:`electrify_env.engine.afterstate.afterstate_observations`, R26), and plays the
     candidate this head scores highest: a one-ply lookahead with a learned evaluation.  The
     score of candidate ``j`` is an MLP (``hidden`` -> 1) over the policy trunk's embedding
     ``h_j`` of its afterstate, ``h_j`` minus the candidates' mean embedding, and its logit's gap
     to the best candidate's (divided by 10, floored at -3).  It reads the policy's own trunk,
-    which stays frozen while the head learns (:mod:`training.acquire_critic`: the head learns
+    which stays frozen while the head learns (:mod:`electrify_env.training.acquire_critic`: the head learns
     to rank the candidates as a search does), so it adds only the head's weights.
 
     Args:
@@ -143,13 +143,13 @@ class RolloutLookahead:
     """A short search over the policy's best candidates, played at chosen decision types.
 
     At a decision of one of the types ``frames`` with at least two legal actions, a
-    deterministic agent (:class:`agents.trained.NetAgent`) takes the policy's ``top_k`` most
+    deterministic agent (:class:`electrify_env.agents.trained.NetAgent`) takes the policy's ``top_k`` most
     likely legal actions and plays the one with the best mean search value over ``rollouts //
     top_k`` determinizations of its information set (R26), every candidate played on each of the
     same samples by greedy rollouts for ``horizon`` rounds
     (:func:`electrify_env.engine.search.paired_search`, what ``mcts:method=paired`` runs; in solo
     the value measures the evaluation against the scenario's target).  It has no weights to
-    train: it is the search whose values :mod:`training.acquire_critic` teaches an afterstate
+    train: it is the search whose values :mod:`electrify_env.training.acquire_critic` teaches an afterstate
     critic, run at play time instead (about 20 searched decisions and 0.3-0.5 s a solo game
     with the placing decisions).
 
@@ -179,7 +179,7 @@ class RolloutLookahead:
         self.frame_codes = frozenset(parse_frame_kinds(",".join(self.frames)))
         self.top_k, self.rollouts, self.horizon, self.max_target = int(top_k), int(rollouts), int(horizon), int(max_target)
         if weights is None:
-            from agents.greedy import load_weights
+            from electrify_env.agents.greedy import load_weights
             w = load_weights().to_array().copy()
             w[SR.W_EXPLORE] = 0.0
         else:
@@ -259,7 +259,7 @@ class PolicyValueNet(nn.Module):
         self.prior_weights: np.ndarray | None = None
         if prior != "none":
             if prior_weights is None:
-                from agents.greedy import load_weights
+                from electrify_env.agents.greedy import load_weights
                 prior_weights = load_weights().to_array()
             self.prior_weights = np.asarray(prior_weights, dtype=np.float64).copy()
         self.n_inputs = obs_size(self.n_players)
@@ -331,7 +331,7 @@ class PolicyValueNet(nn.Module):
 
     def embed(self, obs: torch.Tensor) -> torch.Tensor:
         """The trunk's output (B, hidden[-1]) for ``obs`` (B, >= n_inputs): what both heads read
-        (the RLlib module, :mod:`training.rllib_selfplay`, passes it on as its embeddings)."""
+        (the RLlib module, :mod:`electrify_env.training.rllib_selfplay`, passes it on as its embeddings)."""
         return self.trunk(obs[:, :self.n_inputs])
 
     def masked_logits(self, h: torch.Tensor, mask: torch.Tensor,
@@ -343,7 +343,7 @@ class PolicyValueNet(nn.Module):
         if self.prior != "none":
             if prior is None:
                 raise ValueError(f"this network adds the {self.prior!r} prior to its logits: pass "
-                                 "prior= (training.net.compute_prior / engine.league.greedy_priors)")
+                                 "prior= (electrify_env.training.net.compute_prior / engine.league.greedy_priors)")
             logits = logits + self.prior_scale * prior
         return logits.masked_fill(~mask, MASKED_LOGIT)
 
@@ -520,7 +520,7 @@ def save_policy(net: PolicyValueNet, path: str | Path, card_set_hash: str, env_i
                 algorithm: str = ALGORITHM, **meta) -> Path:
     """Write ``path`` (``.pt``: weights and architecture) and its ``.meta.json`` sidecar (layout
     versions, card-set hash, env id, ``algorithm`` (the trainer that made it: electrify's own
-    by default, ``"RLlib PPO"`` for :mod:`training.rllib_selfplay`), ``meta``); returns the
+    by default, ``"RLlib PPO"`` for :mod:`electrify_env.training.rllib_selfplay`), ``meta``); returns the
     ``.pt`` path."""
     p = Path(path)
     if p.suffix != ".pt":

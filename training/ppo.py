@@ -1,4 +1,4 @@
-"""MaskablePPO training loop shared by ``training.train_solo`` and ``training.train_seat``.
+"""MaskablePPO training loop shared by ``electrify_env.training.train_solo`` and ``electrify_env.training.train_seat``.
 
 ``train(cfg)`` builds the env of the config (solo: ``Electrify-Solo-v0``; seat: one seat of
 ``Electrify-v0`` against random opponents), prints a learning curve (mean final score over fixed
@@ -163,7 +163,7 @@ def train(cfg: PPOConfig, log=print) -> dict[str, Any]:
 def main(argv: list[str] | None, cls: type[PPOConfig], prog: str, description: str) -> int:
     """Command line entry point of a training script for config class ``cls``."""
     ap = argparse.ArgumentParser(prog=prog, description=description)
-    ap.add_argument("--config", default=None, help=f"YAML file filling training.config.{cls.__name__}")
+    ap.add_argument("--config", default=None, help=f"YAML file filling electrify_env.training.config.{cls.__name__}")
     ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                     help="override a config field (YAML value), e.g. --set total_timesteps=20000")
     args = ap.parse_args(argv)

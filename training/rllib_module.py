@@ -1,10 +1,10 @@
-"""The RLlib module (torch, new API stack) of :mod:`training.rllib_selfplay`: a
-:class:`training.net.PolicyValueNet` inside an RLlib ``TorchRLModule``, so that the trained
-weights are a project policy (:func:`training.net.save_policy` writes them as they are).
+"""The RLlib module (torch, new API stack) of :mod:`electrify_env.training.rllib_selfplay`: a
+:class:`electrify_env.training.net.PolicyValueNet` inside an RLlib ``TorchRLModule``, so that the trained
+weights are a project policy (:func:`electrify_env.training.net.save_policy` writes them as they are).
 
 It reads the observations of :mod:`electrify_env.envs.rllib` (``{"observations": float32
 (OBS_SIZE,), "action_mask": int8 (N_ACTIONS,)}``): logits masked by the network itself (illegal
-ids at ``training.net.MASKED_LOGIT``, so a sampled action is always legal) and values through
+ids at ``electrify_env.training.net.MASKED_LOGIT``, so a sampled action is always legal) and values through
 RLlib's ``ValueFunctionAPI`` (PPO's GAE and value loss).  ``model_config``: ``n_players`` (2-4)
 and ``hidden`` (the trunk's layer sizes).
 
@@ -19,7 +19,7 @@ try:
     from ray.rllib.core.rl_module.apis import ValueFunctionAPI
     from ray.rllib.core.rl_module.torch import TorchRLModule
 except ImportError as err:  # pragma: no cover - the default venv has no Ray
-    raise ImportError('training.rllib_module needs Ray RLlib: pip install -e ".[ray]"') from err
+    raise ImportError('electrify_env.training.rllib_module needs Ray RLlib: pip install -e ".[ray]"') from err
 
 import torch
 
@@ -31,7 +31,7 @@ DEFAULT_HIDDEN = (256, 128)
 
 
 class ElectrifyRLModule(TorchRLModule, ValueFunctionAPI):
-    """A :class:`~training.net.PolicyValueNet` (``self.net``) as an RLlib module.
+    """A :class:`~electrify_env.training.net.PolicyValueNet` (``self.net``) as an RLlib module.
 
     ``model_config``: ``n_players`` (the network reads ``obs_size(n_players)`` entries of the
     observation) and ``hidden`` (default ``[256, 128]``).  Forward passes return

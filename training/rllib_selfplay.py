@@ -1,11 +1,11 @@
 """Multi-agent PPO with action masking on Ray RLlib: one shared policy plays every seat.
 
     electrify train --backend rllib configs/rllib_2p.yaml [--set iterations=20 --set address=auto]
-    python -m training.rllib_selfplay configs/rllib_2p.yaml [--set key=value ...]
+    python -m electrify_env.training.rllib_selfplay configs/rllib_2p.yaml [--set key=value ...]
 
 The env is :mod:`electrify_env.envs.rllib` (``electrify_rllib_v0``, the PettingZoo env
-``electrify_v0`` as an RLlib ``MultiAgentEnv``), the policy a :class:`training.net.PolicyValueNet`
-inside an RLlib module (:mod:`training.rllib_module`), trained by RLlib's PPO on the new API
+``electrify_v0`` as an RLlib ``MultiAgentEnv``), the policy a :class:`electrify_env.training.net.PolicyValueNet`
+inside an RLlib module (:mod:`electrify_env.training.rllib_module`), trained by RLlib's PPO on the new API
 stack: ``num_env_runners`` actors sample ``num_envs_per_env_runner`` games each (spread over the
 nodes of a cluster with ``address``), the learner runs in the driver.  Each iteration logs its
 env steps/s and the mean episode return per seat; at the end the run writes to ``output_dir``:
@@ -178,7 +178,7 @@ def _fmt(x: float | None) -> str:
 
 def export_policy(algo, cfg: RLlibConfig, path: str | Path, **meta) -> Path:
     """Save the trained module's network (the learner's weights) as a project policy
-    (:func:`training.net.save_policy`: ``path`` ``.pt`` + ``.meta.json``, algorithm
+    (:func:`electrify_env.training.net.save_policy`: ``path`` ``.pt`` + ``.meta.json``, algorithm
     ``RLlib PPO``, env id ``electrify_v0``); returns the ``.pt`` path."""
     from electrify_env.envs._common import card_set_and_options
 
@@ -324,10 +324,10 @@ def measure_env_steps_per_second(config: str | Path | RLlibConfig | None = None,
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m training.rllib_selfplay CONFIG [--set field=value ...]`` (also ``electrify
+    """``python -m electrify_env.training.rllib_selfplay CONFIG [--set field=value ...]`` (also ``electrify
     train --backend rllib CONFIG``); returns the exit status (2: a bad config or no Ray)."""
     ap = argparse.ArgumentParser(prog="electrify train --backend rllib", description=__doc__.split("\n")[0])
-    ap.add_argument("config", nargs="?", default=None, help="YAML file filling training.config.RLlibConfig")
+    ap.add_argument("config", nargs="?", default=None, help="YAML file filling electrify_env.training.config.RLlibConfig")
     ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                     help="override a config field (YAML value), e.g. --set iterations=20")
     args = ap.parse_args(argv)

@@ -3,7 +3,7 @@
 One file to read top to bottom (CleanRL style), over the jitted league runner
 (:mod:`electrify_env.engine.league`), which steps ``num_envs`` games together and hands back the
 decision of whoever is to move in each.  ``electrify train CONFIG`` or
-``python -m training.selfplay --config configs/train_2p.yaml [--set field=value ...]``.
+``python -m electrify_env.training.selfplay --config configs/train_2p.yaml [--set field=value ...]``.
 
 1. **League.**  When a game starts, one seat (drawn) is the learner's; every other seat is drawn
    independently: the learner itself (``p_self``), the greedy bot (``p_greedy``, batched in
@@ -75,7 +75,7 @@ GREEDY_SPEC = "greedy"  # the teacher and the evaluation opponent (configs/agent
 
 def greedy_weights() -> np.ndarray:
     """The greedy agent's evaluation weights (configs/agents/greedy.yaml), as the agent uses them."""
-    from agents.greedy import load_weights
+    from electrify_env.agents.greedy import load_weights
     return load_weights().to_array()
 
 
@@ -137,9 +137,9 @@ def greedy_act(games: Games, rows: np.ndarray, W: np.ndarray, rng: np.random.Gen
 
 
 def agent_act(games: Games, rows: np.ndarray, agent, card_set_hash: str) -> np.ndarray:
-    """A registered agent's actions for the movers of ``rows``, one :class:`agents.base.SeatView`
+    """A registered agent's actions for the movers of ``rows``, one :class:`electrify_env.agents.base.SeatView`
     each (the mover's observation and scrubbed information set, as the arena builds it)."""
-    from agents.base import check_legal, state_view
+    from electrify_env.agents.base import check_legal, state_view
     out = np.empty(len(rows), dtype=np.int64)
     for j, r in enumerate(rows):
         view = state_view(games.States[r], games.T, games.movers[r], games.n_players, games.masks[r],
@@ -338,7 +338,7 @@ class Trainer:
         decision of a game of this run's kind first, so that an agent that cannot play these
         games (a policy of another player count or card set, a missing file) is a ConfigError
         before any training."""
-        from agents.registry import make_agent
+        from electrify_env.agents.registry import make_agent
         out = []
         probe = (Games(1, self.n, self.cards, self.options, None, np.zeros(1, dtype=np.int64))
                  if self.cfg.league_agents else None)
@@ -683,7 +683,7 @@ class Trainer:
                               f"(hash {sorted(hashes)[0][:12]}, this run {self.cards.hash[:12]})")
 
     def imitate_data(self) -> dict[str, float]:
-        """Behaviour cloning on the stored games of ``cfg.bc_data`` (:mod:`training.teacher`):
+        """Behaviour cloning on the stored games of ``cfg.bc_data`` (:mod:`electrify_env.training.teacher`):
         ``bc_data_epochs`` shuffled passes of cross-entropy toward the recorded action (masked
         logits), minibatch ``bc_minibatch``, Adam at ``bc_learning_rate``.  Returns the mean
         loss and the agreement (argmax == recorded action) of the last pass; raises ConfigError
@@ -757,7 +757,7 @@ class Trainer:
 
     def init_from(self, path: str | Path) -> None:
         """Start the network from the saved policy ``path`` (config ``init_policy``): same card
-        set and hidden sizes, any player count (:func:`training.net.transfer_weights`)."""
+        set and hidden sizes, any player count (:func:`electrify_env.training.net.transfer_weights`)."""
         try:
             src, meta = load_policy(resolve_policy_path(path), card_set_hash=self.cards.hash)
             transfer_weights(src, self.net)
@@ -1047,9 +1047,9 @@ def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m training.selfplay --config FILE [--set field=value ...]``."""
+    """``python -m electrify_env.training.selfplay --config FILE [--set field=value ...]``."""
     ap = argparse.ArgumentParser(prog="electrify train", description=__doc__.split("\n")[0])
-    ap.add_argument("config", nargs="?", default=None, help="YAML file filling training.config.TrainConfig")
+    ap.add_argument("config", nargs="?", default=None, help="YAML file filling electrify_env.training.config.TrainConfig")
     ap.add_argument("--config", dest="config_opt", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                     help="override a config field (YAML value), e.g. --set total_steps=200000")

@@ -1,11 +1,11 @@
 """Copy a trained policy into ``policies/`` (float16 weights, metadata kept).
 
-    python -m training.ship runs/final_2p/policy.pt policies/electrify-2p.pt
-    python -m training.ship policies/electrify-3p.pt policies/electrify-3p.pt --prior greedy --prior-scale 2
-    python -m training.ship runs/d/student-3000000.pt policies/electrify-2p-net.pt --average runs/d/student-4000000.pt
+    python -m electrify_env.training.ship runs/final_2p/policy.pt policies/electrify-2p.pt
+    python -m electrify_env.training.ship policies/electrify-3p.pt policies/electrify-3p.pt --prior greedy --prior-scale 2
+    python -m electrify_env.training.ship runs/d/student-3000000.pt policies/electrify-2p-net.pt --average runs/d/student-4000000.pt
 
 The policy is loaded and checked as any agent would load it (layout, card set), then saved again
-through :func:`training.net.save_policy`, so the shipped file has the current file format and
+through :func:`electrify_env.training.net.save_policy`, so the shipped file has the current file format and
 its metadata sidecar records where it came from (``shipped_from``).  ``--prior greedy`` ships a
 network trained without a logit prior with greedy's one-ply values added to its logits
 (``PolicyValueNet(prior="greedy")``, the same weights); the metadata records it as
@@ -14,7 +14,7 @@ network trained without a logit prior with greedy's one-ply values added to its 
 average of checkpoints of one architecture, e.g. the students of a run and of its sibling runs
 from the same start: :func:`average_weights`); the metadata is ``SRC``'s, with ``averaged_from``
 listing every file averaged.  ``--lookahead FRAMES`` ships the policy with a
-:class:`training.net.RolloutLookahead` at those decision types (the policy's best candidates
+:class:`electrify_env.training.net.RolloutLookahead` at those decision types (the policy's best candidates
 compared by greedy rollouts at play time: ``--lookahead-top-k``, ``--lookahead-rollouts``,
 ``--lookahead-horizon``, ``--lookahead-max-target``; defaults those of
 ``mcts:iters=36:top_k=3:horizon=2``), beside any lookahead the policy has (a file may have
@@ -84,7 +84,7 @@ def portable_paths(value, root: str | Path = SOURCE_ROOT):
 
 def with_lookahead(net: PolicyValueNet, lookahead: dict) -> tuple[PolicyValueNet, list[dict]]:
     """A copy of ``net`` (the same weights, prior and lookaheads) that also searches with a
-    :class:`~training.net.RolloutLookahead` of the fields ``lookahead``, without the afterstate
+    :class:`~electrify_env.training.net.RolloutLookahead` of the fields ``lookahead``, without the afterstate
     critics that decide any of its decision types; returns it and the configs of the critics
     dropped.  ValueError if one of its types is a lookahead's that ``net`` has already."""
     from .net import RolloutLookahead
@@ -107,7 +107,7 @@ def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scal
     ``prior="greedy"``: add greedy's one-ply values x ``prior_scale`` to the logits of a network
     that has no prior (ValueError if it has one).  ``average``: ship the mean of ``src``'s and
     these policies' weights (:func:`average_weights`), recorded as ``averaged_from``.
-    ``lookahead``: the fields of a :class:`~training.net.RolloutLookahead` to add
+    ``lookahead``: the fields of a :class:`~electrify_env.training.net.RolloutLookahead` to add
     (:func:`with_lookahead`), recorded as ``lookahead_added``."""
     net, meta = load_policy(src)
     base = set(policy_metadata("", "")) | {"algorithm", "arch"}
@@ -139,8 +139,8 @@ def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scal
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``python -m training.ship SRC DEST``."""
-    ap = argparse.ArgumentParser(prog="python -m training.ship", description=__doc__.split("\n")[0])
+    """Command line: ``python -m electrify_env.training.ship SRC DEST``."""
+    ap = argparse.ArgumentParser(prog="python -m electrify_env.training.ship", description=__doc__.split("\n")[0])
     ap.add_argument("src", help="a policy .pt saved by electrify train")
     ap.add_argument("dest", help="where to ship it (.pt), e.g. policies/electrify-2p.pt")
     ap.add_argument("--prior", choices=PRIORS, default=None,
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         out = ship(args.src, args.dest, args.prior, args.prior_scale, args.average, la)
     except ValueError as err:
-        print(f"python -m training.ship: error: {err}", file=sys.stderr)
+        print(f"python -m electrify_env.training.ship: error: {err}", file=sys.stderr)
         return 2
     print(f"shipped {out} ({out.stat().st_size / 1e6:.2f} MB)")
     return 0

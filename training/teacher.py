@@ -9,9 +9,9 @@ action taken, the seat that took it, the game and whether that seat won.
     electrify teacher-data --agent mcts:iters=36:top_k=3:horizon=2 --players 2 --games 200 \\
         --seed 0 --jobs 2 [--backend ray [--address HEAD:6379]] --out teacher.jsonl
 
-The games are the tasks of a balance report with one spec (:func:`agents.balance.make_tasks`:
+The games are the tasks of a balance report with one spec (:func:`electrify_env.agents.balance.make_tasks`:
 game and agent seeds derive from ``seed``; a mirror deals a new game every time), played by
-:func:`agents.arena.play_task` through :func:`electrify_env.parallel.parallel_map`, so they run
+:func:`electrify_env.agents.arena.play_task` through :func:`electrify_env.parallel.parallel_map`, so they run
 in this process, in spawned processes or as Ray tasks, and the file is byte for byte the same on
 each backend and for any ``jobs`` (an ``mcts:ms=...`` time budget is the exception: it depends
 on the machine's speed).
@@ -24,7 +24,7 @@ FILE --game K`` shows any game of it; observations and masks are not stored but 
 file is loaded (a decision's observation is 5,100 floats, its action one integer).
 :func:`load_teacher_data` also reads an arena's or a balance report's ``games.jsonl``.
 
->>> from training.teacher import TeacherConfig, load_teacher_data, run_teacher
+>>> from electrify_env.training.teacher import TeacherConfig, load_teacher_data, run_teacher
 >>> run_teacher(TeacherConfig(agent="greedy", games=4, out="teacher.jsonl"))   # doctest: +SKIP
 >>> data = load_teacher_data("teacher.jsonl", winners_only=True)                # doctest: +SKIP
 >>> data.observations.shape, data.actions.shape                                 # doctest: +SKIP
@@ -41,9 +41,9 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from agents import arena as A
-from agents import balance as B
-from agents.replay import ReplayError, check_record, new_game
+from electrify_env.agents import arena as A
+from electrify_env.agents import balance as B
+from electrify_env.agents.replay import ReplayError, check_record, new_game
 from electrify_env.engine.layout import N_ACTIONS
 from electrify_env.engine.observe import OBS_SIZE, OBS_VERSION, obs_size
 from electrify_env.validation import InvalidArgumentError
@@ -263,7 +263,7 @@ class TeacherData:
 
     Attributes:
         observations: float32 ``(N, width)``: the deciding seat's observation (``Game.observe``,
-            the vector the envs return and :class:`training.net.PolicyValueNet` reads; width
+            the vector the envs return and :class:`electrify_env.training.net.PolicyValueNet` reads; width
             ``OBS_SIZE``, or ``obs_size(n_players)`` when loaded with ``trim=True``).
         masks: bool ``(N, N_ACTIONS)``: the legal actions at the decision.
         actions: int64 ``(N,)``: the action taken (always legal under its mask).
@@ -293,7 +293,7 @@ class TeacherData:
 
 def read_teacher_file(path: str | Path) -> tuple[dict, list[dict]]:
     """The header (``{}`` if there is none, as in an arena ``games.jsonl``) and the checked game
-    records (:func:`agents.replay.check_record`) of a games file.  Raises TeacherDataError."""
+    records (:func:`electrify_env.agents.replay.check_record`) of a games file.  Raises TeacherDataError."""
     path = Path(path)
     if not path.is_file():
         raise TeacherDataError(f"teacher file {path} does not exist or is not a file")
@@ -334,7 +334,7 @@ def read_teacher_file(path: str | Path) -> tuple[dict, list[dict]]:
 
 
 def _new_game(record: dict, where: str):
-    """:func:`agents.replay.new_game`, its errors as TeacherDataError naming ``where``."""
+    """:func:`electrify_env.agents.replay.new_game`, its errors as TeacherDataError naming ``where``."""
     try:
         return new_game(record)
     except ReplayError as err:
@@ -374,7 +374,7 @@ def load_teacher_data(path: str | Path, winners_only: bool = False, trim: bool =
         path: the file.
         winners_only: keep only the decisions of seats that won their game (imitate winners).
         trim: cut the observations to ``obs_size(n_players)`` (the prefix a game of that many
-            players fills and :class:`training.net.PolicyValueNet` reads; the rest is always
+            players fills and :class:`electrify_env.training.net.PolicyValueNet` reads; the rest is always
             zero): about 40 % less memory in 2-player games.  All games must then have one
             player count.
         games: the ``index`` values of the games to load (None: all).

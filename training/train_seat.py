@@ -1,11 +1,11 @@
 """Train sb3-contrib's MaskablePPO on one seat of ``Electrify-v0`` against random opponents.
 
-    python -m training.train_seat --config configs/ppo_seat.yaml [--set n_players=3 ...]
+    python -m electrify_env.training.train_seat --config configs/ppo_seat.yaml [--set n_players=3 ...]
 
 The learning curve reports the agent's mean energy points and win rate over fixed evaluation
 games; the final comparison puts the random agent in the same seat(s) on the same seeds.  Outputs
-as ``training.train_solo`` (policy.zip, policy.meta.json, curve.json).  The loop itself is
-:func:`training.ppo.train`.
+as ``electrify_env.training.train_solo`` (policy.zip, policy.meta.json, curve.json).  The loop itself is
+:func:`electrify_env.training.ppo.train`.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ __all__ = ["main", "train"]
 
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
-    return _main(argv, PPOSeatConfig, "python -m training.train_seat", __doc__.splitlines()[0])
+    return _main(argv, PPOSeatConfig, "python -m electrify_env.training.train_seat", __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -1,12 +1,12 @@
 """Train sb3-contrib's MaskablePPO on ``Electrify-Solo-v0``.
 
-    python -m training.train_solo --config configs/ppo_solo.yaml [--set total_timesteps=50000 ...]
+    python -m electrify_env.training.train_solo --config configs/ppo_solo.yaml [--set total_timesteps=50000 ...]
 
 Prints a learning curve (mean final score -- energy points + star points -- over fixed
 evaluation games vs training steps), then compares the trained policy with the random agent on
 the same games, and writes ``<output_dir>/policy.zip``, ``policy.meta.json``
 (electrify_env.policy_meta: layout versions, card-set hash, env id, scenario, steps, config,
-curve) and ``curve.json``.  The loop itself is :func:`training.ppo.train`.
+curve) and ``curve.json``.  The loop itself is :func:`electrify_env.training.ppo.train`.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ __all__ = ["main", "train"]
 
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
-    return _main(argv, PPOSoloConfig, "python -m training.train_solo", __doc__.splitlines()[0])
+    return _main(argv, PPOSoloConfig, "python -m electrify_env.training.train_solo", __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ OPP_GREEDY  the ``greedy`` agent inside numba, deciding as ``league.greedy_actio
             mover's information set is scrubbed (R26) and determinized once from a seed drawn
             with the game's generator (``rng_next``), then ``search.greedy_pick``
             (``ANYTIME_SOME``) picks with the weights ``W`` (``GreedyWeights.to_array()`` of
-            ``agents.greedy``); a forced move draws nothing
+            ``electrify_env.agents.greedy``); a forced move draws nothing
 =========== ====================================================================================
 
 Every opponent decision draws only from the game's own generator, so a run stays reproducible
@@ -179,7 +179,7 @@ def opponent_weights(C, greedy_weights=None):
     """The ``W`` argument of the jitted functions for the config ``C``: None when no seat is
     ``OPP_GREEDY`` (``greedy_weights`` is then ignored, and nothing greedy is compiled), else a
     read-only float64 copy of the ``N_WEIGHTS`` evaluation weights ``greedy_weights``
-    (``agents.greedy.GreedyWeights.to_array()``).  Read-only as the greedy agent's own array,
+    (``electrify_env.agents.greedy.GreedyWeights.to_array()``).  Read-only as the greedy agent's own array,
     so that both use one compiled ``search.greedy_pick``."""
     if C[C_MODE] != MODE_SEAT or OPP_GREEDY not in C[C_OPP:C_OPP + MAX_PLAYERS]:
         return None

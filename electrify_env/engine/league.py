@@ -19,7 +19,7 @@ its first seeds.
 
 ``greedy_actions`` is the ``greedy`` agent batched: for each listed row it scrubs the mover's
 information set (R26), samples the hidden part once and picks the one-ply best action, exactly as
-:class:`agents.greedy.GreedyAgent` does one game at a time.
+:class:`electrify_env.agents.greedy.GreedyAgent` does one game at a time.
 """
 import numpy as np
 from numba import njit

@@ -31,7 +31,7 @@ pending decisions       owed payment, a card waiting to be placed, rewards still
 At the end of the game the evaluation is the score plus a tiny tie-break term (R18).
 
 The weights are one float64 array indexed by the ``W_*`` constants below (names in
-``WEIGHT_NAMES``); ``agents.greedy.GreedyWeights`` fills it from ``configs/agents/greedy.yaml``.
+``WEIGHT_NAMES``); ``electrify_env.agents.greedy.GreedyWeights`` fills it from ``configs/agents/greedy.yaml``.
 """
 import numpy as np
 from numba import njit
@@ -66,7 +66,7 @@ from .stack import pbase, top
 from .step import apply_action
 
 # ----------------------------------------------------------------------------------------------
-# Weights: one float64 array, indexed by these names (agents.greedy.GreedyWeights fills it)
+# Weights: one float64 array, indexed by these names (electrify_env.agents.greedy.GreedyWeights fills it)
 # ----------------------------------------------------------------------------------------------
 WEIGHT_NAMES = (
     "score",            # an energy point
@@ -663,7 +663,7 @@ gets 0, as do the actions greedy does not value."""
 def greedy_prior(D, T, W, mask, out, vals, work, tally, scratch):
     """Greedy's one-ply values of the legal actions of the player to move in ``D`` (a
     determinized state, or the true one), as a logit prior for a policy network
-    (``training.net.PolicyValueNet`` with ``prior: greedy``): ``out[a]`` = max(0, PRIOR_CLIP -
+    (``electrify_env.training.net.PolicyValueNet`` with ``prior: greedy``): ``out[a]`` = max(0, PRIOR_CLIP -
     (best value - value(a))), so greedy's pick gets ``PRIOR_CLIP`` and the order near the top
     is kept whole; 0 for illegal ids, for the any-time actions greedy skips at this decision
     (``ANYTIME_SOME``) and for every id of a forced move.  ``mask`` is refilled; the other

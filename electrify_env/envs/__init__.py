@@ -1,6 +1,6 @@
 """Reinforcement-learning environments over the Electrify engine.
 
-Importing this package registers two Gymnasium ids:
+Two Gymnasium ids (registered by ``import electrify_env``, :mod:`electrify_env.registration`):
 
 * ``Electrify-Solo-v0`` -> :class:`ElectrifySoloEnv` (solo scenario play);
 * ``Electrify-v0`` -> :class:`ElectrifyEnv` (one seat of a 2-4 player game against opponents).
@@ -28,8 +28,7 @@ from .solo import ElectrifySoloEnv
 from .vector import ElectrifyVectorEnv, make_seat_vector_env, make_solo_vector_env
 from .wrappers import TerminateIllegalAction
 
-SOLO_ENV_ID = "Electrify-Solo-v0"
-SEAT_ENV_ID = "Electrify-v0"
+from ..registration import SEAT_ENV_ID, SOLO_ENV_ID, register_envs
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 
 
@@ -49,18 +48,6 @@ def make_seat_env(illegal_action: str = "terminate", illegal_reward: float = -1.
     """Entry point of ``Electrify-v0``: :class:`ElectrifyEnv` (``kwargs``), wrapped in
     :class:`TerminateIllegalAction` unless ``illegal_action="raise"``."""
     return _wrap(ElectrifyEnv(**kwargs), illegal_action, illegal_reward)
-
-
-def register_envs() -> None:
-    """Register the Gymnasium ids (done on import; calling it again does nothing)."""
-    if SOLO_ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=SOLO_ENV_ID, entry_point="electrify_env.envs:make_solo_env",
-                           vector_entry_point="electrify_env.envs.vector:make_solo_vector_env",
-                           disable_env_checker=False)
-    if SEAT_ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=SEAT_ENV_ID, entry_point="electrify_env.envs:make_seat_env",
-                           vector_entry_point="electrify_env.envs.vector:make_seat_vector_env",
-                           disable_env_checker=False)
 
 
 register_envs()

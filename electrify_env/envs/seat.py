@@ -23,7 +23,7 @@ from ._single import SingleGameEnv
 #: a plain opponent: ``(observation, action_mask) -> action``
 Opponent = Callable[[np.ndarray, np.ndarray], int]
 #: what ``opponents`` takes per seat: a plain callable, an agent (``act(view)`` and
-#: ``reset(seed)``, see :class:`agents.base.Agent`) or an agent spec such as ``"greedy"``
+#: ``reset(seed)``, see :class:`electrify_env.agents.base.Agent`) or an agent spec such as ``"greedy"``
 OpponentLike = Union[Opponent, Any, str]
 
 #: first key of the SeedSequence that derives an opponent agent's seed from the game seed (so
@@ -33,7 +33,7 @@ OPPONENT_SEED_KEY = 0x0770
 
 def is_agent(obj) -> bool:
     """True if ``obj`` has the agent interface (methods ``act(view)`` and ``reset(seed)``); such
-    an object is asked with a :class:`agents.base.SeatView`, not with ``(observation, mask)``."""
+    an object is asked with a :class:`electrify_env.agents.base.SeatView`, not with ``(observation, mask)``."""
     return callable(getattr(obj, "act", None)) and callable(getattr(obj, "reset", None))
 
 
@@ -41,7 +41,7 @@ def _agents_module(name: str, why: str):
     """Import ``agents.<name>`` lazily (the ``agents`` package depends on ``electrify_env``, so
     ``electrify_env`` never imports it at module import time)."""
     try:
-        return importlib.import_module(f"agents.{name}")
+        return importlib.import_module(f"electrify_env.agents.{name}")
     except ImportError as err:
         raise InvalidArgumentError(f"opponents: {why} needs the 'agents' package (installed with "
                                    f"electrify-env), which is not importable: {err}") from None
@@ -51,7 +51,7 @@ def build_opponent(spec: str, where: str = "opponents"):
     """Build the agent of registry spec ``spec`` (e.g. ``"mcts:iters=36:top_k=3:horizon=2"``).
 
     Raises:
-        agents.base.AgentError: a bad spec (a ``ValueError``), prefixed with ``where``.
+        electrify_env.agents.base.AgentError: a bad spec (a ``ValueError``), prefixed with ``where``.
         InvalidArgumentError: the ``agents`` package is not importable.
     """
     registry = _agents_module("registry", f"agent spec {spec!r}")
@@ -78,7 +78,7 @@ class ElectrifyEnv(SingleGameEnv):
     ``opponent(observation, action_mask) -> action`` that sees only its own observation (R26),
     or any registered agent (:mod:`agents`: ``"greedy"``, ``"mcts:iters=36"``, a policy),
     given as an agent object or as its spec text.  An agent is asked with its seat's
-    :class:`~agents.base.SeatView`: its own observation, its legal mask and, for agents that
+    :class:`~electrify_env.agents.base.SeatView`: its own observation, its legal mask and, for agents that
     search (greedy, mcts), the information-set view of its own seat
     (:func:`~electrify_env.engine.infoset.scrub`: other hands, deck order, others' secret plans
     and the generator wiped), never the full state.  Every sub-decision of the rules is one
@@ -137,14 +137,14 @@ class ElectrifyEnv(SingleGameEnv):
 
       - a callable ``(observation, action_mask) -> action`` (float32 observation, int8 mask);
       - an agent: an object with ``act(view) -> action`` and ``reset(seed)``
-        (:class:`agents.base.Agent`); its view holds the parts it asks for with
+        (:class:`electrify_env.agents.base.Agent`); its view holds the parts it asks for with
         ``needs_observation`` / ``needs_infoset`` (an object without these attributes gets
         both).  One agent object given alone plays every other seat and is reset once per
         game;
       - an agent spec of the registry (``"greedy"``, ``"random"``,
         ``"mcts:iters=36:top_k=3:horizon=2"``, ``"ppo:path=..."``): a spec given alone builds
         one agent per other seat.  A bad spec raises the registry's
-        :class:`~agents.base.AgentError` (a ``ValueError``).
+        :class:`~electrify_env.agents.base.AgentError` (a ``ValueError``).
 
       Copies (pickle, ``copy.deepcopy``) rebuild spec agents from their spec, with their
       generator's state; agent objects and callables are copied with the env.  For many games
@@ -257,7 +257,7 @@ class ElectrifyEnv(SingleGameEnv):
 
     # ---- Python opponents --------------------------------------------------------------------
     def _agent_view(self, agent, q: int, mask: np.ndarray):
-        """The :class:`agents.base.SeatView` of seat ``q`` for ``agent``: its own observation
+        """The :class:`electrify_env.agents.base.SeatView` of seat ``q`` for ``agent``: its own observation
         and its own scrubbed information set (fresh arrays: an agent may keep them)."""
         S = self._S
         obs = None

@@ -360,7 +360,7 @@ def vector_opponents(opponents, n_players: int) -> tuple[list[str], list[int], n
 
 
 def _parse_spec(spec: str, where: str):
-    """The registry's parse of ``spec`` (an ``agents.registry.AgentSpec``); errors name ``where``."""
+    """The registry's parse of ``spec`` (an ``electrify_env.agents.registry.AgentSpec``); errors name ``where``."""
     registry = _agents_module("registry", f"agent spec {_brief(spec)}")
     try:
         return registry.parse_spec(spec)

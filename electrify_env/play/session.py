@@ -1,7 +1,7 @@
 """One game with seats for people and bots: the model behind the web app and the terminal UI.
 
 A :class:`PlaySession` wraps an :class:`electrify_env.Game` and gives every seat either to a
-person (``"human"``) or to an agent of the registry (``agents.make_agent`` specs such as
+person (``"human"``) or to an agent of the registry (``electrify_env.agents.make_agent`` specs such as
 ``"greedy"``, ``"random"``, ``"mcts:iters=36:top_k=3:horizon=2"``, ``"trained"``,
 ``"net:path=run/policy.pt"``).  A seat played by a trained policy loads it when the session is
 made, so a policy that does not fit the game (another player count, card set or layout) is
@@ -185,7 +185,7 @@ def _place(kind: str, args: Mapping[str, int], p: int, context: Mapping[str, obj
 
 
 def _check_seats(seats: Sequence[str], n_players: int) -> list[str]:
-    from agents import parse_spec   # the agents package sits beside electrify_env
+    from electrify_env.agents import parse_spec   # the agents package sits beside electrify_env
     if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
         raise PlayError(f"seats must be a list of 'human' or agent specs, got {seats!r:.80}")
     if len(seats) != n_players:
@@ -209,7 +209,7 @@ def shipped_policy_for(n_players: int, card_set_hash: str | None = None) -> Path
     when none is shipped or its metadata does not fit this engine, the card set
     (``card_set_hash``; None: the base set) or the player count.  Reads only the metadata
     sidecar, so it is cheap and imports no torch."""
-    from agents.trained import shipped_policy
+    from electrify_env.agents.trained import shipped_policy
 
     from ..cards import load_card_set
     from ..policy_meta import check_compatible, load_policy_metadata, policy_players
@@ -232,8 +232,8 @@ def default_opponent(n_players: int, card_set_hash: str | None = None) -> str:
 def _load_policies(game: Game, seats: Sequence[str], agents: Mapping[int, Any]) -> None:
     """Load the network of every seat played by a trained policy now, so that one that does not
     fit the game is refused (PlayError naming the seat) before the game starts."""
-    from agents import SeatView
-    from agents.trained import NetAgent
+    from electrify_env.agents import SeatView
+    from electrify_env.agents.trained import NetAgent
     for i, agent in agents.items():
         if isinstance(agent, NetAgent):
             view = SeatView(i, game.n_players, np.zeros(L.N_ACTIONS, np.uint8), None, None,
@@ -283,7 +283,7 @@ class PlaySession:
         self._init(game, _check_seats(seats, game.n_players), [])
 
     def _init(self, game: Game, seats: list[str], log: list[LogEvent]) -> None:
-        from agents import make_agent
+        from electrify_env.agents import make_agent
         self._game = game
         self._seats = seats
         agents = {}
@@ -419,7 +419,7 @@ class PlaySession:
 
     def bot_action(self, seat: int | None = None, spec: str | None = None) -> int:
         """The action the bot of the seat on turn (or the agent ``spec``) would play now."""
-        from agents import make_agent, seat_view
+        from electrify_env.agents import make_agent, seat_view
         if self.is_over:
             raise PlayError("the game is over: no decision to make")
         cur = self._game.current_player

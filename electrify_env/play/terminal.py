@@ -579,7 +579,7 @@ DESCRIPTION = ("Play Electrify in the terminal: against any registered agent (th
 def add_arguments(ap: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the options of ``electrify play`` to ``ap`` (the ``electrify`` command's sub-parser
     or :func:`build_parser`'s)."""
-    from agents import AGENTS
+    from electrify_env.agents import AGENTS
     ap.add_argument("--opponents", default=None, metavar="SPECS",
                     help="agent specs of the bots, comma-separated, one per seat after the people "
                          "(default for every seat left: trained where a shipped policy fits the "
@@ -624,7 +624,7 @@ def _items(text: str | None) -> list[str]:
 
 
 def _seats_from_args(args: argparse.Namespace) -> list[str]:
-    from agents import parse_spec
+    from electrify_env.agents import parse_spec
 
     def check_spec(option: str, spec: str) -> str:
         if spec == HUMAN:
@@ -678,7 +678,7 @@ def _default_bot(args: argparse.Namespace, n_players: int) -> str:
 def session_from_args(args: argparse.Namespace) -> PlaySession:
     """The session the parsed options ask for: a loaded save or a new game.  Raises
     ArgumentProblem naming the option."""
-    from agents import parse_spec
+    from electrify_env.agents import parse_spec
 
     from ..validation import InvalidArgumentError, check_seed
 

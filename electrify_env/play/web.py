@@ -17,7 +17,7 @@ Server rules:
 * games are kept in a folder (one JSON file each, written after every change), so a restart
   resumes them; at most ``max_games`` are kept (the oldest finished game makes room, else a
   new game is refused with 429);
-* bots are agents of the registry (``agents.AGENTS``): the page offers every registered agent
+* bots are agents of the registry (``electrify_env.agents.AGENTS``): the page offers every registered agent
   that needs no file, shipped ``trained*`` policies included as soon as their files exist, and
   ``trained`` is the default opponent wherever a shipped policy fits; a spec from a client
   never loads a file (``net:path=``, ``ppo:path=``, ``weights=`` are refused), and when served
@@ -254,9 +254,9 @@ def bot_choices() -> list[dict[str, Any]]:
     :func:`~electrify_env.play.session.shipped_policy_for`) and whether it plays with tech packs
     (a policy is trained on the base card set).  The registry is read again on every call, so a
     policy shipped while the server runs appears without a restart."""
-    from agents import AGENTS
-    from agents.registry import _register_shipped
-    from agents.trained import TrainedAgent
+    from electrify_env.agents import AGENTS
+    from electrify_env.agents.registry import _register_shipped
+    from electrify_env.agents.trained import TrainedAgent
     _register_shipped()     # register trained_* for policies that appeared since the import
     out = []
     for name, kind in list(AGENTS.items()):
@@ -296,7 +296,7 @@ def _check_client_spec(spec: Any, where: str, offered: set[str] | None) -> str:
     """An agent spec sent by a client: registered, and loading no file (``path``, ``weights``,
     a ``guide`` that is not a registered agent: paths from the network are never opened); on a
     public server (``offered`` given) one of the specs the page offers.  WebError 400 naming ``where`` otherwise."""
-    from agents import AGENTS, parse_spec
+    from electrify_env.agents import AGENTS, parse_spec
     if not isinstance(spec, str):
         raise WebError(400, f"{where} must be 'human' or an agent spec, got {spec!r:.60}")
     try:
@@ -473,8 +473,8 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
             return rec.session.to_dict()
 
     def new_replay(request, body, token):
-        from agents.replay import ReplayError, check_record
-        from agents.arena import REPLAY_FORMAT
+        from electrify_env.agents.replay import ReplayError, check_record
+        from electrify_env.agents.arena import REPLAY_FORMAT
         text = body.get("text")
         if not isinstance(text, str):
             raise WebError(400, "text must be the contents of an arena games.jsonl (or a JSON replay)")

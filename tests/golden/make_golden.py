@@ -98,7 +98,7 @@ def play_case(case: Case) -> Game:
     """Play a case's game: seeded random play, or its agents (seat k seeded with seed + k)."""
     if case.agents is None:
         return play(case.n_players, case.seed)
-    from agents import make_agent  # the agents package is only needed to regenerate
+    from electrify_env.agents import make_agent  # the agents package is only needed to regenerate
 
     g = new_game(setup(case))
     seats = [make_agent(spec) for spec in case.agents]
