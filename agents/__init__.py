@@ -12,7 +12,7 @@ research_rush  scripted style: greedy that charges R&D and takes breakthroughs w
 demand_rush    scripted style: greedy that builds production and transmission to fulfil demands
 ========  =====================================================================================
 
-``python -c "import electrify_env.agents as agents; print(electrify_env.agents.describe_agents())"`` lists every agent with its
+``python -c "import electrify_env.agents as agents; print(agents.describe_agents())"`` lists every agent with its
 parameters.
 """
 from .base import Agent, AgentError, SeatView, seat_view

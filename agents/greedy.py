@@ -2,7 +2,7 @@
 
 At each decision it samples the hidden information once (``determinize`` on its scrubbed view),
 applies every candidate legal action to a copy, and keeps the action whose resulting state the
-evaluation of :mod:`electrify_env.engine.search` values most.  The evaluation counts points,
+evaluation of :mod:`electrify_env.kernels.search` values most.  The evaluation counts points,
 research progress, cubes, progress toward the demand cards it can reach, the hand, the engine
 (icons of sector tiles and cards weighted by the multipliers of their columns, connected arrows),
 the charges still to use this round and the decisions it still holds (a payment owed, a card to
@@ -28,7 +28,7 @@ from electrify_env.paths import CONFIGS_DIR
 from electrify_env.yamlio import read_yaml_mapping
 
 from electrify_env.engine import layout as L
-from electrify_env.engine import search as SR
+from electrify_env.kernels import search as SR
 from electrify_env.engine.infoset import determinize
 
 from .base import Agent, AgentError, SeatView
@@ -40,7 +40,7 @@ SEED_LIMIT = 1 << 62
 @dataclass(frozen=True)
 class GreedyWeights:
     """Weights of the state evaluation, in energy-point equivalents (field order = the jitted
-    array's order, ``electrify_env.engine.search.WEIGHT_NAMES``)."""
+    array's order, ``electrify_env.kernels.search.WEIGHT_NAMES``)."""
 
     score: float = 1.0
     """An energy point."""
@@ -131,7 +131,7 @@ class GreedyWeights:
         """The weights as the YAML of ``configs/agents/greedy.yaml``, with a comment per field."""
         docs = field_docs()
         lines = ["# Weights of the greedy agent's state evaluation (agents/greedy.py, GreedyWeights;",
-                 "# the jitted evaluation is electrify_env/engine/search.py), in energy-point",
+                 "# the jitted evaluation is electrify_env/kernels/search.py), in energy-point",
                  "# equivalents.  The mcts agent evaluates its rollouts with the same weights.",
                  "# Tuned by self-play with benchmarks/tune_greedy.py."]
         for f in fields(self):

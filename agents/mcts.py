@@ -12,16 +12,16 @@ receives only its seat's scrubbed view of the engine state
    the seat has seen);
 3. ``method=paired`` (default): on each sample, *every* candidate is applied to its own copy and
    played on with the jitted greedy policy for every seat (deterministic unless ``explore`` > 0)
-   until ``horizon`` rounds have been played (:func:`~electrify_env.engine.search.stop_round_for`);
+   until ``horizon`` rounds have been played (:func:`~electrify_env.kernels.search.stop_round_for`);
    comparing all candidates on the same samples (common random numbers) removes most of the noise
    of the hidden cards from the comparison.  ``method=ucb``: each iteration draws a new sample
    and rolls out one candidate chosen by UCB1;
-4. rollout ends are scored by :func:`~electrify_env.engine.search.search_value`: the evaluation's
+4. rollout ends are scored by :func:`~electrify_env.kernels.search.search_value`: the evaluation's
    margin over the best other player, squashed to [0, 1] (solo: the evaluation against the
    scenario's target); the candidate with the best mean is played (ucb: the most visited).
 
-Rollouts and statistics run inside one jitted call (:func:`~electrify_env.engine.search.paired_search`,
-:func:`~electrify_env.engine.search.flat_search`).  The budget is ``iters`` rollouts per searched
+Rollouts and statistics run inside one jitted call (:func:`~electrify_env.kernels.search.paired_search`,
+:func:`~electrify_env.kernels.search.flat_search`).  The budget is ``iters`` rollouts per searched
 move (reproducible; paired: ``iters // top_k`` samples) or ``ms`` milliseconds (run in chunks; not
 reproducible).  The search is skipped when one action is legal, when the greedy policy offers a
 single candidate, when the greedy's best beats the runner-up by more than ``skip_margin`` (if set),
@@ -43,7 +43,7 @@ import numpy as np
 
 from electrify_env.decision import pending_frame_type
 from electrify_env.engine import layout as L
-from electrify_env.engine import search as SR
+from electrify_env.kernels import search as SR
 
 from .base import SeatView, top_actions
 from .greedy import SEED_LIMIT, GreedyAgent
@@ -98,7 +98,7 @@ class MCTSAgent(GreedyAgent):
             one-ply values).
 
     The defaults are the ones above; the allowed ranges live in the registry
-    (``electrify_env.agents.registry.AGENTS["mcts"]``, ``python -c "import electrify_env.agents as agents; print(electrify_env.agents.describe_agents())"``).
+    (``electrify_env.agents.registry.AGENTS["mcts"]``, ``python -c "import electrify_env.agents as agents; print(agents.describe_agents())"``).
 
     Raises:
         AgentError: a parameter that is not finite, out of its range or not one of its choices.

@@ -2,8 +2,8 @@
 the legal-action mask.
 
 A policy file ``x.zip`` must have the sidecar ``x.meta.json`` written by
-:func:`electrify_env.policy_meta.save_policy_metadata`.  Loading checks it against this engine
-(observation layout version and size, action count; :func:`~electrify_env.policy_meta.check_compatible`)
+:func:`electrify_env.agents.policy_meta.save_policy_metadata`.  Loading checks it against this engine
+(observation layout version and size, action count; :func:`~electrify_env.agents.policy_meta.check_compatible`)
 and refuses, with a message naming every difference, a policy saved for another layout; the card
 set and the mode of play (a solo policy only in solo games, a seat policy only in multi-player
 games) are checked the first time the agent acts in such a game (the arena checks them before
@@ -17,7 +17,7 @@ import numpy as np
 
 from electrify_env.engine import layout as L
 from electrify_env.engine.observe import OBS_SIZE
-from electrify_env.policy_meta import (
+from electrify_env.agents.policy_meta import (
     PolicyMismatchError, check_compatible, load_policy_metadata, policy_metadata,
     save_policy_metadata,
 )

@@ -201,7 +201,7 @@ def _how_it_plays(path: Path) -> str:
     """``network + greedy prior``, ``network only`` (either ``+ afterstate critic on ...``; with
     several critics, each one's decision types, separated by ``;``; and ``+ rollout lookahead on
     ...``), from a policy file's metadata."""
-    from electrify_env.policy_meta import load_policy_metadata, policy_critics, policy_lookaheads, policy_prior
+    from electrify_env.agents.policy_meta import load_policy_metadata, policy_critics, policy_lookaheads, policy_prior
     try:
         meta = load_policy_metadata(path)
     except (OSError, ValueError):     # PolicyMismatchError is a ValueError

@@ -1,7 +1,7 @@
 """Scripted style agents for strategy match-ups: ``research_rush`` and ``demand_rush``.
 
 Each style is the greedy agent (:mod:`electrify_env.agents.greedy`: one-ply lookahead with the jitted evaluation
-of :mod:`electrify_env.engine.search`) with two changes:
+of :mod:`electrify_env.kernels.search`) with two changes:
 
 * **tilted weights**: the greedy weights (``configs/agents/greedy.yaml``, or ``weights=PATH``)
   with some weights multiplied (:attr:`StyleAgent.tilt`), so the evaluation itself prefers the

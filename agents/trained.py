@@ -7,19 +7,19 @@
 
 One forward pass per decision over the observation, the most likely legal action (or a sample
 with ``deterministic=false``).  A policy trained with a greedy logit prior (``policy_prior:
-greedy``, :class:`electrify_env.training.net.PolicyValueNet`) also adds greedy's one-ply values of the legal
+greedy``, :class:`electrify_env.agents.net.PolicyValueNet`) also adds greedy's one-ply values of the legal
 actions, computed from one determinization of the seat's information set (R26): such an agent
 reads ``SeatView.infoset`` and cannot be used as an ``(observation, mask)`` callable.  A policy
-with an afterstate critic (:class:`electrify_env.training.net.AfterstateCritic`, trained by
+with an afterstate critic (:class:`electrify_env.agents.net.AfterstateCritic`, trained by
 :mod:`electrify_env.training.acquire_critic`; a policy may have several, each for its own decision types)
 chooses, at the decision types it names, among the policy's most likely legal actions by scoring
 the seat's observation after each (one determinization of its information set); it too reads the information set, and it is used in deterministic play only.
-A policy with a rollout lookahead (:class:`electrify_env.training.net.RolloutLookahead`) chooses, at its
+A policy with a rollout lookahead (:class:`electrify_env.agents.net.RolloutLookahead`) chooses, at its
 decision types, among the policy's most likely legal actions by greedy rollouts from
 determinizations of its information set (a short search at play time); likewise deterministic
 play only.  A policy saved for another observation
 layout, card set or player count is refused with a one-line
-:class:`~electrify_env.policy_meta.PolicyMismatchError`.
+:class:`~electrify_env.agents.policy_meta.PolicyMismatchError`.
 
 >>> from electrify_env.agents import make_agent
 >>> agent = make_agent("trained_2p")       # doctest: +SKIP
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from electrify_env.policy_meta import check_compatible, load_policy_metadata, policy_needs_infoset, policy_players
+from electrify_env.agents.policy_meta import check_compatible, load_policy_metadata, policy_needs_infoset, policy_players
 
 from .base import Agent, AgentError, SeatView, check_legal, top_actions
 from .registry import NETWORK_ONLY_2P, POLICY_DIR, SHIPPED, check_params
@@ -62,7 +62,7 @@ def shipped_policy(n_players: int, file: str | None = None) -> Path:
 
 
 class NetAgent(Agent):
-    """Plays a policy saved by :func:`electrify_env.training.net.save_policy`.
+    """Plays a policy saved by :func:`electrify_env.agents.net.save_policy`.
 
     Args:
         path: the policy ``.pt`` file (its ``.meta.json`` sidecar beside it).
@@ -99,7 +99,7 @@ class NetAgent(Agent):
         n = int(view.n_players)
         net = self._nets.get(n)
         if net is None:
-            from electrify_env.training.net import load_policy   # torch is imported only when a policy plays
+            from electrify_env.agents.net import load_policy   # torch is imported only when a policy plays
 
             path = self._policy_path(n)
             net, meta = load_policy(path, card_set_hash=view.card_set_hash or None, n_players=n)
@@ -116,7 +116,7 @@ class NetAgent(Agent):
         """Load the critic's compiled code and run its torch path once, with the policy, so that
         no later move pays for it (the first critic move took 34 ms before).  Draws nothing from
         the agent's generator: its play is the same with or without this."""
-        from electrify_env.training.net import critic_choice
+        from electrify_env.agents.net import critic_choice
 
         legal = np.flatnonzero(view.mask)
         if legal.size:
@@ -128,9 +128,9 @@ class NetAgent(Agent):
     def afterstates(self, view: SeatView, cands: np.ndarray, seed: int, net=None) -> np.ndarray:
         """The seat's observations (the policy's input prefix, float32 ``(len(cands), n_inputs)``)
         after each of the legal actions ``cands`` (int64) in the determinization ``seed`` of its
-        information set (:func:`electrify_env.engine.afterstate.afterstate_observations`): what
+        information set (:func:`electrify_env.kernels.afterstate.afterstate_observations`): what
         the afterstate critic scores, and what :mod:`electrify_env.training.acquire_critic` stores."""
-        from electrify_env.engine.afterstate import afterstate_observations
+        from electrify_env.kernels.afterstate import afterstate_observations
         from electrify_env.engine.layout import S_SIZE
         from electrify_env.engine.observe import OBS_SIZE, face_features
 
@@ -173,11 +173,11 @@ class NetAgent(Agent):
         return check_legal(view, int(a), f"{self.spec!r} ({self._paths[int(view.n_players)]})")
 
     def _critic_act(self, view: SeatView, net, critic) -> int:
-        """``critic``'s choice (an :class:`electrify_env.training.net.AfterstateCritic` of ``net``, the one for
+        """``critic``'s choice (an :class:`electrify_env.agents.net.AfterstateCritic` of ``net``, the one for
         the pending decision type) among the policy's ``top_k`` most likely legal actions: their
         afterstates in one determinization of the seat's information set, drawn with the agent's
         generator."""
-        from electrify_env.training.net import critic_choice
+        from electrify_env.agents.net import critic_choice
 
         from .greedy import SEED_LIMIT
 
@@ -187,7 +187,7 @@ class NetAgent(Agent):
         return int(cands[critic_choice(net, after, logits[cands], critic)])
 
     def _lookahead_act(self, view: SeatView, la) -> int:
-        """The lookahead's choice (``la``, a :class:`electrify_env.training.net.RolloutLookahead`) among the
+        """The lookahead's choice (``la``, a :class:`electrify_env.agents.net.RolloutLookahead`) among the
         policy's ``top_k`` most likely legal actions; its determinizations are drawn from the
         agent's generator."""
         from .greedy import SEED_LIMIT
@@ -220,7 +220,7 @@ class NetAgent(Agent):
             if view.infoset is None:
                 raise AgentError(f"agent {self.spec!r} plays a policy with a greedy prior: it needs the "
                                  "information-set view (SeatView.infoset)")
-            from electrify_env.engine.search import infoset_prior
+            from electrify_env.kernels.search import infoset_prior
 
             from .greedy import SEED_LIMIT
 

@@ -13,7 +13,7 @@ that action in one determinization of the mover's information set (R26: hidden c
 as greedy itself does).  Two networks learn greedy's choice on the same decisions (every fifth
 game held out), trained in the same loop:
 
-* ``observation MLP``: :class:`electrify_env.training.net.PolicyValueNet` ([256, 128], the shipped one);
+* ``observation MLP``: :class:`electrify_env.agents.net.PolicyValueNet` ([256, 128], the shipped one);
 * ``MLP + afterstate head``: the same network's logits plus, for each legal action, a score of
   its afterstate observation by a second MLP ([128] -> 1).
 
@@ -42,13 +42,13 @@ def main(argv=None) -> None:
     from torch import nn
 
     from electrify_env.engine import layout as L
-    from electrify_env.engine.afterstate import afterstate_observations
+    from electrify_env.kernels.afterstate import afterstate_observations
     from electrify_env.engine.infoset import scrub
     from electrify_env.engine.masks import fill_mask
     from electrify_env.engine.observe import O_FRAME, OBS_SIZE, obs_size
     from electrify_env.envs._common import card_set_and_options
     from electrify_env.savefile import FRAME_TYPE_NAMES as names
-    from electrify_env.training.net import MASKED_LOGIT, PolicyValueNet
+    from electrify_env.agents.net import MASKED_LOGIT, PolicyValueNet
     from electrify_env.training.selfplay import Games, greedy_act, greedy_weights
 
     def afterstates(S, T, FF, seed, n_in, mask, info, det, work, row, out_obs, out_ids):

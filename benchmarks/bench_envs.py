@@ -13,7 +13,7 @@ Figures, measured in one run, side by side:
   wrappers; and the bare class): a random legal action from ``info["action_mask"]`` each step;
 * steps/s of the jitted vector env (solo, first_light) at N = 1, 64 and 1024 on one core
   (``--parallel`` adds numba's threads), random legal actions drawn for all rows by
-  ``engine.batch.sample_legal`` each step (the figure includes that draw; the env-only rate is
+  ``kernels.batch.sample_legal`` each step (the figure includes that draw; the env-only rate is
   printed beside it).
 
 Targets (issue 4): electrify_v0 at least as fast as connect_four_v3 (ratio >= 1.0); the solo env
@@ -76,7 +76,7 @@ def time_vector_env(env, seconds: float, seed: int = 0, batch: int = 20) -> tupl
     """Step a reset vector ``env`` with uniform random legal actions for ``seconds`` (after
     ``batch`` warm-up steps: compile, thread pool); return (steps/s including the random-action
     draw, steps/s of ``env.step`` alone, episodes finished).  A step is one decision per row."""
-    from electrify_env.engine.batch import sample_legal
+    from electrify_env.kernels.batch import sample_legal
 
     n = env.num_envs
     obs, info = env.reset(seed=seed)

@@ -4,7 +4,7 @@ Prints figures, asserts nothing (machines here are shared and noisy).
     python benchmarks/bench_vector_opponents.py [--num-envs 64] [--players 2] [--seconds 3] [--parallel]
 
 ``ElectrifyVectorEnv(N, "seat", opponents=...)`` with the agent's seat drawn per game; each step
-draws a uniform random legal action for every row (``engine.batch.sample_legal``, included in
+draws a uniform random legal action for every row (``kernels.batch.sample_legal``, included in
 the first figure; the env-only rate is printed beside it).  A step is one agent decision per
 row, so it includes every opponent decision up to the agent's next turn: random opponents cost
 one legal mask each, greedy ones a one-ply lookahead over every legal action (the ``greedy``

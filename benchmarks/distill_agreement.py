@@ -37,7 +37,7 @@ def main(argv=None) -> None:
     from electrify_env.decision import FRAME_KINDS, pending_frame_type
     from electrify_env.envs._common import card_set_and_options
     from electrify_env.training.distill import critic_picks
-    from electrify_env.training.net import compute_prior, load_policy
+    from electrify_env.agents.net import compute_prior, load_policy
     from electrify_env.training.selfplay import Games, greedy_act, greedy_weights
 
     torch.set_num_threads(1)

@@ -5,7 +5,7 @@ Prints figures, asserts nothing.
     python benchmarks/imitation_fidelity.py greedy2p.jsonl [--hidden 256,128] [--epochs 6]
 
 The teacher file's decisions (``electrify_env.training.teacher.load_teacher_data``) are split by game (every
-fifth game held out); a fresh :class:`electrify_env.training.net.PolicyValueNet` learns the teacher's choice by
+fifth game held out); a fresh :class:`electrify_env.agents.net.PolicyValueNet` learns the teacher's choice by
 cross-entropy over the legal actions (decisions with one legal action are left out), and after
 each pass the script prints the agreement (argmax == the teacher's action) on the training and
 held-out decisions, then the held-out agreement per pending-decision type (``layout.FT_*``) and
@@ -56,7 +56,7 @@ def main(argv=None) -> None:
 
     from electrify_env.engine import layout as L
     from electrify_env.engine.observe import O_FRAME
-    from electrify_env.training.net import PolicyValueNet, load_policy
+    from electrify_env.agents.net import PolicyValueNet, load_policy
     from electrify_env.training.teacher import load_teacher_data
 
     torch.set_num_threads(args.threads)

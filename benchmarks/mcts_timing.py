@@ -1,6 +1,6 @@
 """Per-searched-move timing of a searching agent: mcts against another agent (the README's "mcts
 used N ms per searched move on average (p99, max)" figures), or a policy with a rollout lookahead
-(``electrify_env.training.net.RolloutLookahead``, e.g. the shipped solo policy) in solo games or at a table.
+(``electrify_env.agents.net.RolloutLookahead``, e.g. the shipped solo policy) in solo games or at a table.
 
     python benchmarks/mcts_timing.py --games 20 --seed 0
     python benchmarks/mcts_timing.py --agent mcts:iters=36:top_k=3:horizon=2 --opponent greedy --games 800 --seed 0
@@ -31,7 +31,7 @@ import numpy as np
 from electrify_env.agents import parse_spec
 from electrify_env.agents.arena import ArenaConfig, make_tasks, task_game
 from electrify_env.agents.trained import NetAgent
-from electrify_env.policy_meta import policy_lookaheads
+from electrify_env.agents.policy_meta import policy_lookaheads
 
 MCTS = "mcts:iters=36:top_k=3:horizon=2"
 

@@ -7,7 +7,7 @@ side in one run.  Prints figures, asserts nothing.
 
 The policy's network (whether or not the file adds a prior) is wrapped as ``python -m
 electrify_env.training.ship SRC DEST --prior greedy --prior-scale S`` ships it
-(:class:`electrify_env.training.net.PolicyValueNet` with ``prior="greedy"``, the same weights; scale 0 = the
+(:class:`electrify_env.agents.net.PolicyValueNet` with ``prior="greedy"``, the same weights; scale 0 = the
 network alone, without any prior; an afterstate critic the file has is left out: the
 policy's own choices) and plays the trainer's evaluation games
 (:func:`electrify_env.training.selfplay.evaluate_policy`: games with seeds ``--seed`` + i, greedy in every other
@@ -34,7 +34,7 @@ def main(argv=None) -> None:
     import torch
 
     from electrify_env.envs._common import card_set_and_options, scenario_list
-    from electrify_env.training.net import PolicyValueNet, load_policy, transfer_weights
+    from electrify_env.agents.net import PolicyValueNet, load_policy, transfer_weights
     from electrify_env.training.selfplay import evaluate_policy
 
     torch.set_num_threads(1)

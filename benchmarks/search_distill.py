@@ -54,7 +54,7 @@ def collect(args) -> None:
     from electrify_env.agents import make_agent, seat_view
     from electrify_env.decision import pending_frame_type
     from electrify_env import Game
-    from electrify_env.training.net import load_policy
+    from electrify_env.agents.net import load_policy
 
     torch.set_num_threads(1)
     frames = _frames(args.frames)
@@ -127,7 +127,7 @@ def fit(args) -> None:
     import torch
 
     from electrify_env.decision import FRAME_KINDS as names
-    from electrify_env.training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
+    from electrify_env.agents.net import PolicyValueNet, load_policy, save_policy, transfer_weights
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -228,7 +228,7 @@ def fit(args) -> None:
         net.train()
     net.eval()
     if args.save:
-        from electrify_env.training.net import lineage
+        from electrify_env.agents.net import lineage
         keep_meta = {k: meta[k] for k in ("steps", "imitation_steps", "env_steps", "train_seconds") if k in meta}
         cfg = dict(meta.get("config") or {})
         cfg["search_distill"] = {"folder": str(args.folder), "labels": int(len(lab_tr)), "epochs": args.epochs,

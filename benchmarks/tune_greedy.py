@@ -21,7 +21,7 @@ from numba import njit
 
 from electrify_env.cards import load_card_set
 from electrify_env.engine import layout as L
-from electrify_env.engine import search as SR
+from electrify_env.kernels import search as SR
 from electrify_env.engine.infoset import determinize, scrub
 from electrify_env.engine.scoring import winners_mask
 from electrify_env.engine.setup import init_state

@@ -5,7 +5,7 @@ asserts nothing.
     python benchmarks/warm_start_transfer.py policies/electrify-2p.pt --players 4
     python benchmarks/warm_start_transfer.py policies/electrify-2p.pt --players 1
 
-Each policy is moved to a network for ``--players`` seats by :func:`electrify_env.training.net.transfer_weights`
+Each policy is moved to a network for ``--players`` seats by :func:`electrify_env.agents.net.transfer_weights`
 (the inputs of seats it never saw at zero, those it lacks dropped), exactly as ``init_policy``
 starts a run, and plays the trainer's evaluation games (``Trainer.evaluate``: seeds from
 ``eval_seed`` 1,000,000 on, greedy in the other seats, seats rotated; solo: success rate over the
@@ -28,7 +28,7 @@ def main(argv=None) -> None:
     import torch
 
     from electrify_env.training.config import TrainConfig
-    from electrify_env.training.net import PolicyValueNet, load_policy, transfer_weights
+    from electrify_env.agents.net import PolicyValueNet, load_policy, transfer_weights
     from electrify_env.training.selfplay import Trainer
 
     torch.set_num_threads(1)

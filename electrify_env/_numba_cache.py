@@ -3,10 +3,11 @@
 numba's ``cache=True`` keys a cached function on its own source file.  The engine's functions
 read constants from ``layout.py`` and call each other across files, so an edit to one engine file
 (``START_FOSSIL = 5`` in ``layout.py``) would leave every other file's cached code stale.  This
-module gives every function defined under ``electrify_env/engine/`` its own numba cache locator,
-:class:`EngineCacheLocator`, whose *source stamp* is a hash of all the engine's sources
-(:func:`engine_source_digest`): numba itself then discards any cached engine function compiled
-from other sources, wherever the cache lives.  Functions outside the engine keep numba's own
+module gives every function defined under ``electrify_env/engine/`` and the bots' kernels
+``electrify_env/kernels/`` (which call the engine) its own numba cache locator,
+:class:`EngineCacheLocator`, whose *source stamp* is a hash of all those sources
+(:func:`engine_source_digest`): numba itself then discards any cached function compiled from
+other sources, wherever the cache lives.  Functions outside the engine keep numba's own
 locators.
 
 Where the engine's caches go (:func:`choose_cache_folder`, decided once per process):
@@ -41,6 +42,10 @@ from numba.core import caching as _caching
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 ENGINE_DIR = PACKAGE_DIR / "engine"
+#: the bots' jitted kernels: cached like the engine, under the same stamp (they call the engine)
+KERNELS_DIR = PACKAGE_DIR / "kernels"
+#: every folder whose jitted functions the engine locator caches
+JIT_DIRS = (ENGINE_DIR, KERNELS_DIR)
 #: the source stamp of every cached engine function is this prefix + engine_source_digest()
 STAMP_PREFIX = "electrify-engine-sources:"
 #: the locator's import path, for numba's NUMBA_CACHE_LOCATOR_CLASSES setting
@@ -71,13 +76,21 @@ def _engine_files(engine_dir: Path | str) -> list[tuple[str, int, int]]:
     return out
 
 
-def engine_source_digest(engine_dir: Path = ENGINE_DIR) -> str:
-    """sha256 over every ``.py`` file under ``engine_dir`` (relative names and contents)."""
+def _jit_files() -> list[tuple[str, int, int]]:
+    """:func:`_engine_files` of every folder of :data:`JIT_DIRS`."""
+    return [f for folder in JIT_DIRS for f in _engine_files(folder)]
+
+
+def engine_source_digest(engine_dir: Path | None = None) -> str:
+    """sha256 over every ``.py`` file under ``engine_dir`` (relative names and contents); by
+    default over the engine and the kernels (:data:`JIT_DIRS`, names relative to the package)."""
     h = hashlib.sha256()
-    for name, _, _ in _engine_files(engine_dir):
+    base = PACKAGE_DIR if engine_dir is None else Path(engine_dir)
+    files = _jit_files() if engine_dir is None else _engine_files(engine_dir)
+    for name, _, _ in files:
         path = Path(name)
         data = path.read_bytes()
-        h.update(path.relative_to(engine_dir).as_posix().encode() + b"\0")
+        h.update(path.relative_to(base).as_posix().encode() + b"\0")
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()
@@ -89,7 +102,7 @@ def _current_digest() -> str:
     stamped with the sources as they are when its module is imported)."""
     global _digest
     try:
-        key = tuple(_engine_files(ENGINE_DIR))
+        key = tuple(_jit_files())
     except OSError:
         key = None
     if _digest is None or key is None or _digest[0] != key:
@@ -201,8 +214,9 @@ def with_engine_locator(classes: str) -> str:
 
 
 class EngineCacheLocator(_caching._CacheLocator):
-    """numba cache locator of the functions defined under ``electrify_env/engine/``: caches go
-    to :func:`cache_folder`, stamped with the hash of all engine sources."""
+    """numba cache locator of the functions defined under ``electrify_env/engine/`` and
+    ``electrify_env/kernels/``: caches go to :func:`cache_folder`, stamped with the hash of all
+    their sources."""
 
     def __init__(self, py_func, py_file: str) -> None:
         self._py_file = py_file
@@ -231,7 +245,7 @@ class EngineCacheLocator(_caching._CacheLocator):
             path = Path(py_file).resolve()
         except (OSError, RuntimeError):
             return None
-        if ENGINE_DIR not in path.parents or cache_folder() is None:
+        if not any(d in path.parents for d in JIT_DIRS) or cache_folder() is None:
             return None
         self = cls(py_func, py_file)
         try:
@@ -296,7 +310,7 @@ def drop_stale_caches() -> int:
     try:
         if stamp.exists() and stamp.read_text().strip() == digest:
             return 0
-        modules = {p.stem for p in ENGINE_DIR.glob("*.py")}
+        modules = {p.stem for d in JIT_DIRS for p in d.glob("*.py")}
         for f in list(folder.glob("*.nbi")) + list(folder.glob("*.nbc")):
             if f.name.split(".", 1)[0] in modules:
                 f.unlink(missing_ok=True)

@@ -23,7 +23,6 @@ import numpy as np
 from .actions import ANY_TIME_KINDS, ActionCodecError, decode, encode
 from .engine import layout as L
 from .engine.stack import top
-from .position import BOOSTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -44,6 +43,8 @@ def parse_frame_kinds(spec: str) -> set[int]:
         out.add(codes[kind])
     return out
 
+#: boost name -> code (the position builder's names)
+BOOSTS = {"none": L.BOOST_NONE, "innovation": L.BOOST_INNOVATION, "collaboration": L.BOOST_COLLABORATION}
 BOOST_NAMES = {code: name for name, code in BOOSTS.items()}
 REWARD_SOURCES = {L.REW_SRC_DEMAND: "demand", L.REW_SRC_SPACE: "space", L.REW_SRC_GROUP: "group"}
 

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence, Union
 import numpy as np
 
 from .cards import CardSet
+from .decision import BOOSTS  # boost names, shared with the decision view
 from .engine import layout as L
 from .engine.invariants import INVARIANT_MESSAGES, check_invariants
 from .engine.masks import fill_mask
@@ -67,7 +68,6 @@ class PositionError(InvalidArgumentError):
 #: deck names, index = deck id (``T_IND_DECK``)
 DECK_NAMES = ("production", "infrastructure")
 SIDES = {"A": 0, "B": 1}
-BOOSTS = {"none": L.BOOST_NONE, "innovation": L.BOOST_INNOVATION, "collaboration": L.BOOST_COLLABORATION}
 STAR_STATES = {"open": STAR_OPEN, "claimed": STAR_CLAIMED, "lost": STAR_LOST}
 #: decisions a position can leave pending (the decision kinds of :mod:`electrify_env.decision`)
 PENDING = ("plan", "solo_swap", "boost", "acquire", "discharge", "fulfill")

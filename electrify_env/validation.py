@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from .engine import layout as L
-from .engine.batch import MAX_SEED  # the engine draws autoreset seeds below it: one definition
+from .kernels.batch import MAX_SEED  # the engine draws autoreset seeds below it: one definition
 
 MIN_PLAYERS_MULTI = 2
 

@@ -1,5 +1,5 @@
-"""Afterstate critics (``electrify_env.training.net.AfterstateCritic``): the jitted afterstates
-(``engine.afterstate``), the network and its file, the agent that plays it, and the trainer
+"""Afterstate critics (``electrify_env.agents.net.AfterstateCritic``): the jitted afterstates
+(``kernels.afterstate``), the network and its file, the agent that plays it, and the trainer
 (``python -m electrify_env.training.acquire_critic collect`` / ``fit``)."""
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from electrify_env.agents.base import seat_view
 from electrify_env.decision import pending_frame_type
 from electrify_env import Game
 from electrify_env.engine import layout as L
-from electrify_env.engine.afterstate import afterstate_observations
+from electrify_env.kernels.afterstate import afterstate_observations
 from electrify_env.engine.observe import OBS_SIZE, face_features, obs_size
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options
-from electrify_env.policy_meta import PolicyMismatchError, load_policy_metadata, policy_needs_infoset
+from electrify_env.agents.policy_meta import PolicyMismatchError, load_policy_metadata, policy_needs_infoset
 from electrify_env.training import acquire_critic
-from electrify_env.training.net import ARCH_CRITIC, AfterstateCritic, PolicyValueNet, critic_choice, load_policy, save_policy, transfer_weights
+from electrify_env.agents.net import ARCH_CRITIC, AfterstateCritic, PolicyValueNet, critic_choice, load_policy, save_policy, transfer_weights
 
 CARDS, _ = card_set_and_options(None, ())
 
@@ -286,7 +286,7 @@ def _gap_critic(critic: AfterstateCritic) -> None:
 def test_several_critics_each_decide_at_their_own_types_and_round_trip(tmp_path):
     """A network with two critics (buying; placing) saves and loads both (ARCH_CRITICS), each
     decides at its own decision types only, and two critics for one type are refused."""
-    from electrify_env.training.net import ARCH_CRITICS
+    from electrify_env.agents.net import ARCH_CRITICS
     torch.manual_seed(0)
     net = PolicyValueNet(2, [16], prior="greedy", critic=[{"frames": ["acquire"], "top_k": 3, "hidden": 8},
                                                           {"frames": ["place_sector"], "top_k": 2, "hidden": 4}])

@@ -13,7 +13,7 @@ from electrify_env.agents.mcts import KEY_FRAMES, MCTSAgent
 from electrify_env.decision import pending_frame_type
 from electrify_env import Game
 from electrify_env.engine import layout as L
-from electrify_env.engine import search as SR
+from electrify_env.kernels import search as SR
 from electrify_env.engine.infoset import scrub
 
 
@@ -378,7 +378,7 @@ def test_ppo_adapter_plays_and_refuses_foreign_layouts(tmp_path):
         g.step(a)
     policy = agent.as_callable(card_set_hash=g.cards.hash)
     assert g.legal_mask()[policy(g.observe(g.current_player), g.legal_mask())]
-    from electrify_env.policy_meta import PolicyMismatchError, meta_path
+    from electrify_env.agents.policy_meta import PolicyMismatchError, meta_path
 
     meta = json.loads(meta_path(path).read_text())
     meta["obs_version"] = meta["obs_version"] + 1
@@ -424,7 +424,7 @@ def test_ppo_adapter_refuses_another_card_set(tmp_path):
     g = Game(2, seed=8)
     path = _tiny_policy(tmp_path, "0" * 64)
     agent = make_agent(f"ppo:path={path}")
-    from electrify_env.policy_meta import PolicyMismatchError
+    from electrify_env.agents.policy_meta import PolicyMismatchError
 
     with pytest.raises(PolicyMismatchError, match="card_set_hash"):
         agent.act_in(g)

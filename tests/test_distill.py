@@ -11,7 +11,7 @@ import torch
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options
 from electrify_env.training import distill
-from electrify_env.training.net import PolicyValueNet, deepen, load_policy, save_policy
+from electrify_env.agents.net import PolicyValueNet, deepen, load_policy, save_policy
 
 CARDS, _ = card_set_and_options(None, ())
 
@@ -139,10 +139,10 @@ def test_the_teachers_critic_labels_the_decisions_it_takes_as_its_agent_plays_th
     from electrify_env.agents.base import top_actions
     from electrify_env.decision import pending_frame_type
     from electrify_env.engine import layout as L
-    from electrify_env.engine.afterstate import afterstate_observations, mover_afterstate_observations
+    from electrify_env.kernels.afterstate import afterstate_observations, mover_afterstate_observations
     from electrify_env.engine.infoset import scrub
     from electrify_env.engine.observe import OBS_SIZE
-    from electrify_env.training.net import compute_prior, critic_choice
+    from electrify_env.agents.net import compute_prior, critic_choice
     from electrify_env.training.selfplay import Games, greedy_act, greedy_weights
 
     torch.manual_seed(0)
@@ -200,7 +200,7 @@ def test_a_teacher_with_a_critic_labels_with_it_unless_its_weight_is_zero(tmp_pa
 def test_as_saved_is_the_network_its_file_plays(tmp_path):
     """``as_saved``: the weights ``save_policy`` stores (float16) and ``load_policy`` reads back,
     so an evaluation before saving plays what ships; the network itself is left as it was."""
-    from electrify_env.training.net import as_saved
+    from electrify_env.agents.net import as_saved
 
     torch.manual_seed(3)
     net = PolicyValueNet(2, [64, 32], critic={"frames": ["acquire"], "top_k": 3, "hidden": 8})

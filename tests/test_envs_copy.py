@@ -10,7 +10,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from electrify_env.engine import batch as B
+from electrify_env.kernels import batch as B
 from electrify_env.engine import observe as engine_observe
 from electrify_env.envs import (
     SEAT_ENV_ID, SOLO_ENV_ID, ElectrifyEnv, ElectrifySoloEnv, ElectrifyVectorEnv, electrify_v0,

@@ -370,12 +370,31 @@ def test_env_package_does_not_import_agents():
     assert out.returncode == 0, out.stderr[-2000:]
 
 
-def test_agents_package_missing_gives_a_clear_error(monkeypatch):
-    """Without an importable ``agents`` package a spec (or an agent object) is refused with one
-    line naming ``opponents``; callables still work."""
-    monkeypatch.setitem(sys.modules, "electrify_env.agents.registry", None)
-    monkeypatch.setitem(sys.modules, "electrify_env.agents.base", None)
-    for bad in ("greedy", ["random", first_legal], RecordingAgent()):
-        with pytest.raises(InvalidArgumentError, match=r"^opponents: .* needs the 'agents' package"):
+def test_no_agent_resolver_gives_a_clear_error(monkeypatch):
+    """With no agent resolver (none set, no entry point installed) a spec is refused with one
+    line saying so; agent objects and callables still play."""
+    import electrify_env.agent as core_agent
+    monkeypatch.setattr(core_agent, "_resolver", None)
+    monkeypatch.setattr(core_agent, "entry_points", lambda group: [])
+    for bad in ("greedy", ["random", first_legal]):
+        with pytest.raises(ValueError, match=r"^opponents(\[0\])?: no agent registry is installed"):
             ElectrifyEnv(n_players=3, opponents=bad)
     ElectrifyEnv(n_players=3, opponents=first_legal).reset(seed=0)
+    ElectrifyEnv(n_players=3, opponents=RecordingAgent()).reset(seed=0)
+
+
+def test_an_injected_resolver_serves_every_spec(monkeypatch):
+    """set_agent_resolver replaces the registry for the envs: a project's own agents by name."""
+    import electrify_env.agent as core_agent
+    asked = []
+
+    def resolver(spec):
+        asked.append(spec)
+        return RecordingAgent()
+
+    monkeypatch.setattr(core_agent, "_resolver", None)
+    core_agent.set_agent_resolver(resolver)
+    env = ElectrifyEnv(n_players=3, opponents=["my_bot", "my_other_bot"])
+    env.reset(seed=0)
+    assert asked == ["my_bot", "my_other_bot"]
+    assert all(isinstance(p, RecordingAgent) for p in env.opponents)

@@ -10,7 +10,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from electrify_env.envs import SOLO_ENV_ID
 from electrify_env.envs.sb3 import ElectrifySB3VecEnv
-from electrify_env.policy_meta import check_compatible, load_policy_metadata
+from electrify_env.agents.policy_meta import check_compatible, load_policy_metadata
 from electrify_env.training.config import ConfigError, PPOConfig, PPOSeatConfig, PPOSoloConfig, load_config
 from electrify_env.training.evaluate import compare
 from electrify_env.training.evaluate import main as evaluate_main

@@ -1,4 +1,4 @@
-"""The jitted vector env (engine/batch.py, envs/vector.py) and its SB3 adapter: agreement with the
+"""The jitted vector env (kernels/batch.py, envs/vector.py) and its SB3 adapter: agreement with the
 engine's Game row by row, same-step autoreset, Gymnasium's vector wrappers, SB3's VecEnv API."""
 import gymnasium as gym
 import numpy as np
@@ -9,8 +9,8 @@ from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
 from electrify_env import Game, IllegalActionError
 from electrify_env.engine import layout as L
-from electrify_env.engine import batch as B
-from electrify_env.engine.batch import sample_legal
+from electrify_env.kernels import batch as B
+from electrify_env.kernels.batch import sample_legal
 from electrify_env.engine.observe import O_OVER, OBS_SIZE
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID, ElectrifyVectorEnv
 from electrify_env.envs.sb3 import ElectrifySB3VecEnv

@@ -1,4 +1,4 @@
-"""Opponents played inside numba by the seat vector env (engine/batch.py ``C_OPP``,
+"""Opponents played inside numba by the seat vector env (kernels/batch.py ``C_OPP``,
 envs/vector.py ``opponents``): greedy and random seats decide exactly as the engine's reference
 functions do on a ``Game`` stepped by hand, greedy opponents are far stronger than random ones,
 the greedy code is compiled only for envs with a greedy seat (``W``), and bad specs are refused
@@ -13,12 +13,12 @@ import pytest
 
 from electrify_env.agents.greedy import DEFAULT_WEIGHTS, GreedyWeights, load_weights
 from electrify_env import Game
-from electrify_env.engine import batch as B
-from electrify_env.engine import league
-from electrify_env.engine.batch import sample_legal
+from electrify_env.kernels import batch as B
+from electrify_env.kernels import league
+from electrify_env.kernels.batch import sample_legal
 from electrify_env.engine.playout import pick_random
 from electrify_env.engine.rng import rng_next
-from electrify_env.engine.search import N_WEIGHTS
+from electrify_env.kernels.search import N_WEIGHTS
 from electrify_env.envs import SEAT_ENV_ID, ElectrifyVectorEnv
 from electrify_env.envs.vector import make_seat_vector_env
 from electrify_env.validation import InvalidArgumentError

@@ -1,6 +1,6 @@
 """Policies with a greedy logit prior (``policy_prior: greedy``): the jitted prior
-(``engine.search.greedy_prior``, ``engine.league.greedy_priors``), the network that adds it
-(``electrify_env.training.net.PolicyValueNet(prior="greedy")``), its file, the trainer and the ``net`` agent."""
+(``kernels.search.greedy_prior``, ``kernels.league.greedy_priors``), the network that adds it
+(``electrify_env.agents.net.PolicyValueNet(prior="greedy")``), its file, the trainer and the ``net`` agent."""
 from __future__ import annotations
 
 import dataclasses
@@ -14,13 +14,13 @@ from electrify_env.agents import make_agent
 from electrify_env.agents.base import AgentError, seat_view
 from electrify_env import Game
 from electrify_env.engine import layout as L
-from electrify_env.engine import search as SR
-from electrify_env.engine.league import greedy_priors
+from electrify_env.kernels import search as SR
+from electrify_env.kernels.league import greedy_priors
 from electrify_env.envs import SEAT_ENV_ID
 from electrify_env.envs._common import card_set_and_options
-from electrify_env.policy_meta import PolicyMismatchError
+from electrify_env.agents.policy_meta import PolicyMismatchError
 from electrify_env.training.config import ConfigError, TrainConfig
-from electrify_env.training.net import PolicyValueNet, compute_prior, load_policy, save_policy, transfer_weights
+from electrify_env.agents.net import PolicyValueNet, compute_prior, load_policy, save_policy, transfer_weights
 from electrify_env.training.selfplay import Games, greedy_weights, train
 
 CARDS, OPTIONS = card_set_and_options(None, ())

@@ -19,7 +19,7 @@ from electrify_env.agents.mcts import MCTSAgent
 from electrify_env.agents.replay import ReplayError, check_record, load_replay, replay_game
 from electrify_env import Game
 from electrify_env.cli import main as cli_main
-from electrify_env.policy_meta import (
+from electrify_env.agents.policy_meta import (
     PolicyMismatchError, check_compatible, load_policy_metadata, meta_path, policy_metadata,
     policy_players,
 )

@@ -28,7 +28,7 @@ def message(fn, *a, **kw) -> str:
 # ---- one definition --------------------------------------------------------------------------
 def test_one_seed_range_everywhere():
     from electrify_env import game
-    from electrify_env.engine import batch
+    from electrify_env.kernels import batch
     assert MAX_SEED == 2 ** 62 - 1 == game.MAX_SEED == batch.MAX_SEED
     assert issubclass(InvalidArgumentError, ValueError) and issubclass(IllegalActionError, ValueError)
     assert check_seed(MAX_SEED) == MAX_SEED and check_seed(np.uint64(5)) == 5

@@ -1,4 +1,4 @@
-"""The jitted league runner (engine/league.py) that electrify's own trainer steps: every row is the
+"""The jitted league runner (kernels/league.py) that electrify's own trainer steps: every row is the
 engine's ``Game`` stepped with the same actions (2 players, 4 players, solo), finished rows record
 their outcome and restart from the finished game's ``next_seed``, an illegal action changes
 nothing, ``greedy_actions`` is the ``greedy`` agent batched, and ``observe_seats`` is
@@ -11,8 +11,8 @@ import pytest
 from electrify_env.agents.greedy import SEED_LIMIT, GreedyAgent, load_weights
 from electrify_env import Game
 from electrify_env.engine import layout as L
-from electrify_env.engine import league as LG
-from electrify_env.engine.batch import MAX_SEED, SALT_SCENARIO, next_seed, pick_index
+from electrify_env.kernels import league as LG
+from electrify_env.kernels.batch import MAX_SEED, SALT_SCENARIO, next_seed, pick_index
 from electrify_env.engine.observe import OBS_SIZE, obs_size
 from electrify_env.envs._common import card_set_and_options, scenario_list
 from electrify_env.training.selfplay import Games

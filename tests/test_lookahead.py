@@ -1,4 +1,4 @@
-"""The rollout lookahead of a policy file (``electrify_env.training.net.RolloutLookahead``): its fields and
+"""The rollout lookahead of a policy file (``electrify_env.agents.net.RolloutLookahead``): its fields and
 file, where the agent that plays it searches, and ``python -m electrify_env.training.ship --lookahead``."""
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from electrify_env.decision import pending_frame_type
 from electrify_env.engine import layout as L
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options
-from electrify_env.policy_meta import load_policy_metadata, policy_lookaheads, policy_needs_infoset
+from electrify_env.agents.policy_meta import load_policy_metadata, policy_lookaheads, policy_needs_infoset
 from electrify_env.training import ship as ship_mod
-from electrify_env.training.net import ARCH_SEARCH, PolicyValueNet, RolloutLookahead, load_policy, save_policy
+from electrify_env.agents.net import ARCH_SEARCH, PolicyValueNet, RolloutLookahead, load_policy, save_policy
 
 CARDS, _ = card_set_and_options(None, ())
 PLACING = ["place_sector", "place_slot", "card_choice"]

@@ -11,7 +11,7 @@ from electrify_env.agents.base import AgentError, seat_view
 from electrify_env import Game
 from electrify_env.envs import SEAT_ENV_ID
 from electrify_env.envs._common import card_set_and_options
-from electrify_env.training.net import PolicyValueNet, save_policy
+from electrify_env.agents.net import PolicyValueNet, save_policy
 
 CARDS, _ = card_set_and_options(None, ())
 

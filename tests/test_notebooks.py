@@ -76,7 +76,7 @@ def check_training(outs: list[str], ns: dict) -> None:
     from matplotlib.figure import Figure
 
     from electrify_env.agents.arena import format_table
-    from electrify_env.training.net import load_policy
+    from electrify_env.agents.net import load_policy
 
     cfg, summary, out = ns["cfg"], ns["summary"], ns["out"]
     assert len(outs) == 4

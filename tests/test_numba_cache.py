@@ -99,7 +99,7 @@ def test_an_edited_engine_constant_takes_effect_wherever_the_cache_lives(tmp_pat
 def test_engine_functions_use_the_all_sources_locator():
     """Every cached engine function in this process is located by EngineCacheLocator, whose
     source stamp is the hash of all engine sources (not numba's per-file stamp)."""
-    from electrify_env.engine import search, setup, step
+    from electrify_env.kernels import search, setup, step
 
     digest = NC.engine_source_digest()
     for fn in (setup.init_state, step.apply_action, search.paired_search):

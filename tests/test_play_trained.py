@@ -22,8 +22,8 @@ from electrify_env import Game  # noqa: E402
 from electrify_env.play.session import (  # noqa: E402
     PlayError, PlaySession, default_opponent, shipped_policy_for,
 )
-from electrify_env.policy_meta import meta_path  # noqa: E402
-from electrify_env.training.net import PolicyValueNet, save_policy  # noqa: E402
+from electrify_env.agents.policy_meta import meta_path  # noqa: E402
+from electrify_env.agents.net import PolicyValueNet, save_policy  # noqa: E402
 
 
 def _save(folder, n_players: int, seed: int = 0):
@@ -104,10 +104,10 @@ def test_shipped_names_play_only_the_games_their_policy_fits(shipped):
 
 
 def test_trained_hints_load_the_policy_once_and_change_nothing(shipped, monkeypatch):
-    import electrify_env.training.net
+    import electrify_env.agents.net
     loads = []
-    real = electrify_env.training.net.load_policy
-    monkeypatch.setattr(electrify_env.training.net, "load_policy", lambda *a, **kw: loads.append(a) or real(*a, **kw))
+    real = electrify_env.agents.net.load_policy
+    monkeypatch.setattr(electrify_env.agents.net, "load_policy", lambda *a, **kw: loads.append(a) or real(*a, **kw))
     s = PlaySession(seats=["human", "greedy"], seed=5)
     before = s.game.state.copy()
     hints = [s.hint("trained").action for _ in range(3)]

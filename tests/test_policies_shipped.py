@@ -11,8 +11,8 @@ from electrify_env.agents import AGENTS, make_agent
 from electrify_env.agents.arena import ArenaConfig, run_arena
 from electrify_env.agents.registry import POLICY_DIR, SHIPPED, SHIPPED_KINDS
 from electrify_env import Game
-from electrify_env.policy_meta import load_policy_metadata
-from electrify_env.training.net import load_policy
+from electrify_env.agents.policy_meta import load_policy_metadata
+from electrify_env.agents.net import load_policy
 
 NAMES = {1: "trained_solo", 2: "trained_2p", 3: "trained_3p", 4: "trained_4p"}
 PRESENT = {n: POLICY_DIR / f for n, f in SHIPPED.items() if (POLICY_DIR / f).is_file()}

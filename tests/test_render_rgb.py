@@ -1,5 +1,5 @@
 """``render_mode="rgb_array"`` of the Gymnasium and PettingZoo envs, drawn from the board picture
-(electrify_env/play/board.py); Gymnasium's RecordVideo and SB3's make_vec_env use it."""
+(electrify_env/render/board.py); Gymnasium's RecordVideo and SB3's make_vec_env use it."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -13,8 +13,8 @@ pytest.importorskip("PIL")
 import electrify_env.envs  # noqa: E402,F401  (registers the envs)
 from electrify_env import Game  # noqa: E402
 from electrify_env.envs.solo import ElectrifySoloEnv  # noqa: E402
-from electrify_env.play.board import build_scene, game_rgb, to_rgb, to_svg  # noqa: E402
-from electrify_env.play.view import seat_view_dict  # noqa: E402
+from electrify_env.render.board import build_scene, game_rgb, to_rgb, to_svg  # noqa: E402
+from electrify_env.render.view import seat_view_dict  # noqa: E402
 
 
 def _first_legal(env) -> int:

@@ -145,7 +145,7 @@ def test_rl_module_is_the_project_network_with_masked_logits(rllib):
     from ray.rllib.core.columns import Columns
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from electrify_env.training.net import MASKED_LOGIT, PolicyValueNet
+    from electrify_env.agents.net import MASKED_LOGIT, PolicyValueNet
     from electrify_env.training.rllib_module import ElectrifyRLModule
 
     env = rllib.ElectrifyRLlibEnv(n_players=2)
@@ -184,8 +184,8 @@ def test_rllib_ppo_trains_exports_a_policy_and_it_plays_the_arena(ray_local, tmp
 
     from electrify_env.agents.arena import ArenaConfig, run_arena
     from electrify_env.cli import main
-    from electrify_env.policy_meta import load_policy_metadata
-    from electrify_env.training.net import load_policy
+    from electrify_env.agents.policy_meta import load_policy_metadata
+    from electrify_env.agents.net import load_policy
     from electrify_env.training.rllib_selfplay import ALGORITHM, MODULE_ID
 
     out = tmp_path / "run"
@@ -324,7 +324,7 @@ def test_train_backend_rllib_without_ray_is_one_line(monkeypatch, capsys):
 
 def test_default_import_path_does_not_import_ray():
     code = ("import sys, electrify_env, electrify_env.envs, electrify_env.envs.electrify_v0, agents, "
-            "electrify_env.agents.arena, electrify_env.training.config, electrify_env.training.net, electrify_env.training.selfplay, electrify_env.training.rllib_selfplay; "
+            "electrify_env.agents.arena, electrify_env.training.config, electrify_env.agents.net, electrify_env.training.selfplay, electrify_env.training.rllib_selfplay; "
             "from electrify_env.cli import build_parser; build_parser(); "
             "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))")
     res = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)

@@ -1,4 +1,4 @@
-"""The greedy evaluation (engine/search.py) of a player must not change when another
+"""The greedy evaluation (kernels/search.py) of a player must not change when another
 player's action ends the round (issue 9, seat advantage).
 
 Why it matters: the last seat's final decision of every round (Fulfill: pass) leads to the Plan
@@ -18,7 +18,7 @@ import pytest
 from electrify_env.agents.greedy import load_weights
 from electrify_env import Game
 from electrify_env.engine import layout as L
-from electrify_env.engine import search as SR
+from electrify_env.kernels import search as SR
 
 
 def _top_frame(S: np.ndarray) -> int:

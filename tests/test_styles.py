@@ -13,7 +13,7 @@ from electrify_env.agents.styles import (
 )
 from electrify_env import Game
 from electrify_env.engine import layout as L
-from electrify_env.engine import search as SR
+from electrify_env.kernels import search as SR
 
 
 def play_logged(game: Game, agents: list) -> list[tuple[int, int, int]]:

@@ -431,12 +431,12 @@ def test_search_distill_collects_fits_and_saves(tmp_path):
     res = subprocess.run([sys.executable, "benchmarks/search_distill.py", "fit", str(out), "--epochs", "1",
                           "--among-top", "3", "--save", str(saved)], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
-    from electrify_env.training.net import load_policy
+    from electrify_env.agents.net import load_policy
     net, meta = load_policy(saved)
     orig, orig_meta = load_policy("policies/electrify-2p.pt")
     # the shipped file's afterstate critic is dropped (it scored the trunk before the fit)
     assert "has an afterstate critic" in res.stdout and orig.critic is not None and net.critic is None
-    from electrify_env.training.net import ARCH
+    from electrify_env.agents.net import ARCH
     want = {k: v for k, v in orig.arch().items() if k != "critic"} | {"arch": ARCH}
     assert net.arch() == want and meta["card_set_hash"] == orig_meta["card_set_hash"]
     assert meta["config"]["search_distill"]["among_top"] == 3

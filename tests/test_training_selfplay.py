@@ -1,4 +1,4 @@
-"""electrify's own PPO trainer (training/selfplay.py, training/net.py, TrainConfig): config
+"""electrify's own PPO trainer (training/selfplay.py, agents/net.py, TrainConfig): config
 checks, GAE along interleaved streams, the rewards, tiny end-to-end runs with their files and
 resume, policy files (round trip, refusals), the ``net:path=`` agent, the ``electrify train``
 command line and seeded determinism."""
@@ -20,9 +20,9 @@ from electrify_env import Game
 from electrify_env.engine.observe import OBS_VERSION
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options
-from electrify_env.policy_meta import PolicyMismatchError, meta_path
+from electrify_env.agents.policy_meta import PolicyMismatchError, meta_path
 from electrify_env.training.config import ConfigError, TrainConfig, load_config, parse_overrides
-from electrify_env.training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
+from electrify_env.agents.net import PolicyValueNet, load_policy, save_policy, transfer_weights
 from electrify_env.training.selfplay import Trainer, potential, stream_gae, train, win_reward
 
 REPO = Path(__file__).resolve().parents[1]
@@ -656,7 +656,7 @@ def test_ship_keeps_the_metadata_and_the_algorithm(tmp_path):
     """``python -m electrify_env.training.ship`` copies a policy with its metadata; a policy trained by RLlib
     stays labelled as such."""
     from electrify_env.game import Game
-    from electrify_env.training.net import PolicyValueNet, load_policy, save_policy
+    from electrify_env.agents.net import PolicyValueNet, load_policy, save_policy
     from electrify_env.training.ship import ship
 
     card_hash = Game(n_players=2, seed=0).cards.hash
@@ -838,7 +838,7 @@ def test_ship_averages_the_weights_of_several_checkpoints(tmp_path):
     of the files' (as float16 stores it), the metadata is SRC's with ``averaged_from``; a file of
     another architecture or card set is refused with a one-line error."""
     from electrify_env.game import Game
-    from electrify_env.training.net import PolicyValueNet, load_policy, save_policy
+    from electrify_env.agents.net import PolicyValueNet, load_policy, save_policy
     from electrify_env.training.ship import main as ship_main
 
     card_hash = Game(n_players=2, seed=0).cards.hash

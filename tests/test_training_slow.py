@@ -36,7 +36,7 @@ def test_trainer_learns_demand_play_on_first_light(tmp_path):
 def test_trainer_beats_random_in_two_player_games(tmp_path):
     """The 2-player trainer's policy, after 200k decisions, beats random seats nearly always."""
     from electrify_env.envs._common import card_set_and_options
-    from electrify_env.training.net import load_policy
+    from electrify_env.agents.net import load_policy
     from electrify_env.training.selfplay import evaluate_policy
 
     out = train(_cfg(tmp_path, n_players=2), log=lambda *_: None)

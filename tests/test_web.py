@@ -179,7 +179,7 @@ def test_games_without_a_seed_are_dealt_afresh(client):
 
 def _deal_of(seed: int, seat: int = 0) -> list[str]:
     from electrify_env.game import Game
-    from electrify_env.play.view import seat_view_dict
+    from electrify_env.render.view import seat_view_dict
     return [c["name"] for c in seat_view_dict(Game(n_players=2, seed=seed), seat)["players"][seat]["hand"]]
 
 
@@ -208,7 +208,7 @@ def test_a_seat_cannot_rebuild_the_deal_from_what_it_receives(app, client):
     assert not game.is_terminal
     mine = [c["name"] for c in new["state"]["view"]["players"][0]["hand"]]
     assert _deal_of(game.seed) == mine          # the attack works when the seed is known
-    from electrify_env.engine.batch import MAX_SEED
+    from electrify_env.kernels.batch import MAX_SEED
     text = json.dumps(received)
     candidates = {int(x) for x in re.findall(r"\d+", text) if int(x) <= MAX_SEED} | set(range(2000))
     found = [c for c in sorted(candidates) if _deal_of(c) == mine]

@@ -5,7 +5,7 @@ electrify's own trainer (the one the shipped policies come from):
 * :mod:`electrify_env.training.selfplay` -- PPO with self-play and an opponent league (learner, past snapshots,
   greedy, random), solo scenarios, imitation warm start of greedy and kickstarting;
   ``electrify train configs/train_2p.yaml`` (``python -m electrify_env.training.selfplay CONFIG``);
-* :mod:`electrify_env.training.net` -- the policy-value network and its file format (``.pt`` + ``.meta.json``);
+* :mod:`electrify_env.agents.net` -- the policy-value network and its file format (``.pt`` + ``.meta.json``);
 * :mod:`electrify_env.training.config` -- typed configs filled from ``configs/*.yaml`` (``TrainConfig``,
   ``RLlibConfig``);
 * :mod:`electrify_env.training.teacher` -- search-agent games as imitation data (``electrify teacher-data``,
@@ -18,7 +18,7 @@ On Ray RLlib (``pip install -e ".[ray]"``):
 
 * :mod:`electrify_env.training.rllib_selfplay` -- multi-agent PPO with action masking on ``electrify_v0``
   (``electrify train --backend rllib configs/rllib_2p.yaml``), exported as a project policy;
-* :mod:`electrify_env.training.rllib_module` -- the RLlib module around :class:`electrify_env.training.net.PolicyValueNet`.
+* :mod:`electrify_env.training.rllib_module` -- the RLlib module around :class:`electrify_env.agents.net.PolicyValueNet`.
 
 The sb3-contrib MaskablePPO baseline (kept for users who bring SB3):
 

@@ -4,7 +4,7 @@ Why: the search guided by the shipped 2-player policy wins most of its edge over
 one decision, the card to buy (``benchmarks/search_gain.py``: the policy with the search on the
 acquire decision alone wins 64% against the policy), and the policy head does not learn those
 choices from labels (``benchmarks/search_distill.py``).  The search compares the policy's three
-most likely actions by what follows them; an :class:`~electrify_env.training.net.AfterstateCritic` does the
+most likely actions by what follows them; an :class:`~electrify_env.agents.net.AfterstateCritic` does the
 same with a learned evaluation of the mover's observation after each candidate, one forward
 pass instead of dozens of rollouts.
 
@@ -13,7 +13,7 @@ every decision, every seat, so the states are the policy's own; a solo policy pl
 ``--scenarios`` in turn, game i the i-th, where the search values a candidate against the
 scenario's target) and, at each decision of the critic's types with at
 least two legal actions, takes the policy's ``--top-k`` most likely actions and values each by
-a paired search (:func:`electrify_env.engine.search.paired_search`: ``--ndet`` determinizations
+a paired search (:func:`electrify_env.kernels.search.paired_search`: ``--ndet`` determinizations
 of the mover's information set, every candidate played on the same samples by greedy rollouts
 for ``--horizon`` rounds, scored by the search value in [0, 1], with the weights of the ``mcts``
 agent), and stores the mover's
@@ -64,9 +64,9 @@ def collect(args) -> None:
     from electrify_env import Game
     from electrify_env.decision import parse_frame_kinds
     from electrify_env.engine.observe import obs_size
-    from electrify_env.engine.search import paired_search
+    from electrify_env.kernels.search import paired_search
 
-    from electrify_env.policy_meta import load_policy_metadata, policy_players
+    from electrify_env.agents.policy_meta import load_policy_metadata, policy_players
 
     torch.set_num_threads(1)
     frames = parse_frame_kinds(args.frames)
@@ -160,7 +160,7 @@ def fit(args) -> None:
     """Train the critic and save the policy with it (see the module docstring)."""
     import torch
 
-    from electrify_env.training.net import PolicyValueNet, load_policy, save_policy, transfer_weights
+    from electrify_env.agents.net import PolicyValueNet, load_policy, save_policy, transfer_weights
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -250,9 +250,9 @@ def fit(args) -> None:
     head.load_state_dict(kept[2])
     print(f"kept pass {kept[1]}: held-out agreement {kept[3]:.3f}, value lost {kept[0]:.4f}")
     if args.save:
-        from electrify_env.policy_meta import policy_metadata
+        from electrify_env.agents.policy_meta import policy_metadata
 
-        from .net import ALGORITHM, lineage
+        from electrify_env.agents.net import ALGORITHM, lineage
         base = set(policy_metadata("", "")) | {"algorithm", "arch"}
         extra = {k: v for k, v in meta.items() if k not in base}
         extra["critic_training"] = {

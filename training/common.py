@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 
-from electrify_env.engine.batch import sample_legal
+from electrify_env.kernels.batch import sample_legal
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID, ElectrifyEnv, ElectrifySoloEnv, ElectrifyVectorEnv
 
 from .config import PPOConfig, PPOSeatConfig

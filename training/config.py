@@ -446,7 +446,7 @@ TRAIN_REWARDS = ("shaped", "margin", "win")
 
 
 POLICY_PRIORS = ("none", "greedy")
-"""Values of ``TrainConfig.policy_prior`` (``electrify_env.training.net.PRIORS``)."""
+"""Values of ``TrainConfig.policy_prior`` (``electrify_env.agents.net.PRIORS``)."""
 SCENARIO_SAMPLINGS = ("uniform", "hard")
 """Values of ``TrainConfig.scenario_sampling``."""
 
@@ -501,10 +501,10 @@ class TrainConfig:
     max_grad_norm: float = 0.5
     """Global gradient-norm clip (> 0)."""
     hidden: list[int] = field(default_factory=lambda: [256, 128])
-    """Hidden layer sizes of the shared trunk (electrify_env.training.net.PolicyValueNet)."""
+    """Hidden layer sizes of the shared trunk (electrify_env.agents.net.PolicyValueNet)."""
     policy_prior: str = "none"
     """``none``: the logits are the network's.  ``greedy``: the network's logits plus
-    prior_scale x greedy's one-ply values of the legal actions (``engine.search.greedy_prior``,
+    prior_scale x greedy's one-ply values of the legal actions (``kernels.search.greedy_prior``,
     from one determinization of the mover's information set, R26), so the network learns where
     to depart from greedy's evaluation; such a policy plays as a registered agent (it needs the
     engine's information set), not as an ``(observation, mask)`` callable.  With bc_data, each
@@ -714,7 +714,7 @@ class RLlibConfig:
     """Multi-agent PPO with action masking on RLlib's new API stack, every seat played by one
     shared policy (self-play), over the env ``electrify_rllib_v0``
     (:mod:`electrify_env.envs.rllib`; ``electrify train --backend rllib CONFIG``).  The policy is
-    a :class:`electrify_env.training.net.PolicyValueNet`, exported as a project policy file at the end.  Ranges
+    a :class:`electrify_env.agents.net.PolicyValueNet`, exported as a project policy file at the end.  Ranges
     in the field docs are checked when the config is built."""
 
     n_players: int = 2
@@ -759,7 +759,7 @@ class RLlibConfig:
     grad_clip: float = 0.5
     """Global gradient-norm clip (> 0)."""
     hidden: list[int] = field(default_factory=lambda: [256, 128])
-    """Hidden layer sizes of the shared trunk (electrify_env.training.net.PolicyValueNet)."""
+    """Hidden layer sizes of the shared trunk (electrify_env.agents.net.PolicyValueNet)."""
     seed: int = 0
     """Seed of RLlib (network initialisation, env runners' games; 0..2**32-1)."""
     address: str | None = None

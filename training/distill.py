@@ -18,14 +18,14 @@ mean loss, and how often the student's most likely action was the teacher's at i
 decisions before the round's training: ``agreement``).  Every ``--eval-every`` decisions the student
 plays ``--eval-games`` seat-rotated games against greedy
 (:func:`electrify_env.training.selfplay.evaluate_policy`, the training evaluation; with its weights rounded as
-its file stores them, :func:`electrify_env.training.net.as_saved`), and is saved there as
+its file stores them, :func:`electrify_env.agents.net.as_saved`), and is saved there as
 ``student-<decisions>.pt`` with its metadata (``distilled_from``; ``imitation_steps``, the
 labelled decisions it learned from; ``learning_curve``, the evaluations so far).
 
-A teacher with afterstate critics (:class:`electrify_env.training.net.AfterstateCritic`: the 2-player file
+A teacher with afterstate critics (:class:`electrify_env.agents.net.AfterstateCritic`: the 2-player file
 chooses its acquire decisions so) decides as it does in the arena: at a decision a critic takes,
 its ``top_k`` most likely legal actions are scored from their afterstates (one determinization of
-the mover's information set, :func:`electrify_env.engine.afterstate.mover_afterstate_observations`)
+the mover's information set, :func:`electrify_env.kernels.afterstate.mover_afterstate_observations`)
 and it plays the best; the label there is ``--critic-weight`` on that choice plus the rest of the
 weight on the softmax, and the decision counts ``--critic-loss-weight`` times in the loss
 (``--critic-weight 0`` ignores the critics: the teacher plays and labels with its network and
@@ -48,10 +48,10 @@ DEFAULT_TEACHER = "policies/electrify-2p.pt"
 
 def student_from(teacher, init: str | None, hidden: list[int] | None):
     """The student network: ``init``'s network without its prior and critics (its weights;
-    deepened to ``hidden`` by :func:`electrify_env.training.net.deepen` when given and deeper: identity layers
+    deepened to ``hidden`` by :func:`electrify_env.agents.net.deepen` when given and deeper: identity layers
     inserted, the same function until it trains), or a fresh one of ``hidden`` sizes (default:
     the teacher's) for the teacher's player count."""
-    from .net import PolicyValueNet, deepen, load_policy, transfer_weights
+    from electrify_env.agents.net import PolicyValueNet, deepen, load_policy, transfer_weights
 
     if init:
         src, meta = load_policy(init, n_players=teacher.n_players)
@@ -76,9 +76,9 @@ def critic_picks(teacher, games, logits: np.ndarray, legal_n: np.ndarray,
     import torch
 
     from electrify_env.decision import pending_frame_type
-    from electrify_env.engine.afterstate import mover_afterstate_observations
+    from electrify_env.kernels.afterstate import mover_afterstate_observations
 
-    from .net import MASKED_LOGIT
+    from electrify_env.agents.net import MASKED_LOGIT
 
     rows_out, picks_out = [], []
     S = games.States
@@ -114,9 +114,9 @@ def run(args) -> None:
     from tqdm import tqdm
 
     from electrify_env.envs._common import card_set_and_options
-    from electrify_env.policy_meta import load_policy_metadata
+    from electrify_env.agents.policy_meta import load_policy_metadata
 
-    from .net import as_saved, compute_prior, lineage, load_policy, save_policy
+    from electrify_env.agents.net import as_saved, compute_prior, lineage, load_policy, save_policy
     from .selfplay import Games, evaluate_policy, greedy_act, greedy_weights
 
     torch.set_num_threads(args.threads)
@@ -263,7 +263,7 @@ def main(argv=None) -> None:
     ap.add_argument("--init", default=None, help="start the student from this policy's network (default: fresh)")
     ap.add_argument("--hidden", type=int, nargs="+", default=None,
                     help="a fresh student's hidden sizes (default: the teacher's); with --init, the init's "
-                         "sizes with identity layers inserted (electrify_env.training.net.deepen)")
+                         "sizes with identity layers inserted (electrify_env.agents.net.deepen)")
     ap.add_argument("--out", default="runs/distill", help="folder for the evaluated students and log.jsonl")
     ap.add_argument("--decisions", type=int, default=10_000_000, help="labelled decisions to train on")
     ap.add_argument("--envs", type=int, default=256, help="games played at once")

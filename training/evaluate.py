@@ -29,7 +29,7 @@ def compare(policy_path: str | Path, episodes: int = 200, scenario: str | None =
 
     from electrify_env.cards import load_card_set
     from electrify_env.game import resolve_tech_pack
-    from electrify_env.policy_meta import check_compatible, load_policy_metadata
+    from electrify_env.agents.policy_meta import check_compatible, load_policy_metadata
 
     meta = load_policy_metadata(policy_path)
     packs = meta.get("tech_packs", [])

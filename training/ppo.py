@@ -4,7 +4,7 @@
 ``Electrify-v0`` against random opponents), prints a learning curve (mean final score over fixed
 evaluation games vs training steps), compares the trained policy with the random agent on the
 same games, and writes ``<output_dir>/policy.zip``, ``policy.meta.json``
-(electrify_env.policy_meta: layout versions, card-set hash, env id, scenario or players, steps,
+(electrify_env.agents.policy_meta: layout versions, card-set hash, env id, scenario or players, steps,
 config, curve) and ``curve.json``.
 """
 from __future__ import annotations
@@ -107,7 +107,7 @@ def train(cfg: PPOConfig, log=print) -> dict[str, Any]:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from electrify_env.policy_meta import policy_metadata, save_policy_metadata
+    from electrify_env.agents.policy_meta import policy_metadata, save_policy_metadata
 
     if cfg.torch_threads:
         torch.set_num_threads(cfg.torch_threads)

@@ -1,10 +1,10 @@
 """The RLlib module (torch, new API stack) of :mod:`electrify_env.training.rllib_selfplay`: a
-:class:`electrify_env.training.net.PolicyValueNet` inside an RLlib ``TorchRLModule``, so that the trained
-weights are a project policy (:func:`electrify_env.training.net.save_policy` writes them as they are).
+:class:`electrify_env.agents.net.PolicyValueNet` inside an RLlib ``TorchRLModule``, so that the trained
+weights are a project policy (:func:`electrify_env.agents.net.save_policy` writes them as they are).
 
 It reads the observations of :mod:`electrify_env.envs.rllib` (``{"observations": float32
 (OBS_SIZE,), "action_mask": int8 (N_ACTIONS,)}``): logits masked by the network itself (illegal
-ids at ``electrify_env.training.net.MASKED_LOGIT``, so a sampled action is always legal) and values through
+ids at ``electrify_env.agents.net.MASKED_LOGIT``, so a sampled action is always legal) and values through
 RLlib's ``ValueFunctionAPI`` (PPO's GAE and value loss).  ``model_config``: ``n_players`` (2-4)
 and ``hidden`` (the trunk's layer sizes).
 
@@ -25,13 +25,13 @@ import torch
 
 from electrify_env.envs.rllib import MASK_KEY, OBS_KEY
 
-from .net import PolicyValueNet
+from electrify_env.agents.net import PolicyValueNet
 
 DEFAULT_HIDDEN = (256, 128)
 
 
 class ElectrifyRLModule(TorchRLModule, ValueFunctionAPI):
-    """A :class:`~electrify_env.training.net.PolicyValueNet` (``self.net``) as an RLlib module.
+    """A :class:`~electrify_env.agents.net.PolicyValueNet` (``self.net``) as an RLlib module.
 
     ``model_config``: ``n_players`` (the network reads ``obs_size(n_players)`` entries of the
     observation) and ``hidden`` (default ``[256, 128]``).  Forward passes return

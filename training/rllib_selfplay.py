@@ -4,7 +4,7 @@
     python -m electrify_env.training.rllib_selfplay configs/rllib_2p.yaml [--set key=value ...]
 
 The env is :mod:`electrify_env.envs.rllib` (``electrify_rllib_v0``, the PettingZoo env
-``electrify_v0`` as an RLlib ``MultiAgentEnv``), the policy a :class:`electrify_env.training.net.PolicyValueNet`
+``electrify_v0`` as an RLlib ``MultiAgentEnv``), the policy a :class:`electrify_env.agents.net.PolicyValueNet`
 inside an RLlib module (:mod:`electrify_env.training.rllib_module`), trained by RLlib's PPO on the new API
 stack: ``num_env_runners`` actors sample ``num_envs_per_env_runner`` games each (spread over the
 nodes of a cluster with ``address``), the learner runs in the driver.  Each iteration logs its
@@ -178,11 +178,11 @@ def _fmt(x: float | None) -> str:
 
 def export_policy(algo, cfg: RLlibConfig, path: str | Path, **meta) -> Path:
     """Save the trained module's network (the learner's weights) as a project policy
-    (:func:`electrify_env.training.net.save_policy`: ``path`` ``.pt`` + ``.meta.json``, algorithm
+    (:func:`electrify_env.agents.net.save_policy`: ``path`` ``.pt`` + ``.meta.json``, algorithm
     ``RLlib PPO``, env id ``electrify_v0``); returns the ``.pt`` path."""
     from electrify_env.envs._common import card_set_and_options
 
-    from .net import PolicyValueNet, save_policy
+    from electrify_env.agents.net import PolicyValueNet, save_policy
 
     # the learner holds the trained weights (env runners get them at the next sync)
     state = algo.learner_group.get_state(components=f"learner/rl_module/{MODULE_ID}")

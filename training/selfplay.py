@@ -1,7 +1,7 @@
 """electrify's own PPO: self-play with an opponent league, solo scenarios, imitation warm start.
 
 One file to read top to bottom (CleanRL style), over the jitted league runner
-(:mod:`electrify_env.engine.league`), which steps ``num_envs`` games together and hands back the
+(:mod:`electrify_env.kernels.league`), which steps ``num_envs`` games together and hands back the
 decision of whoever is to move in each.  ``electrify train CONFIG`` or
 ``python -m electrify_env.training.selfplay --config configs/train_2p.yaml [--set field=value ...]``.
 
@@ -55,15 +55,15 @@ import torch
 from numba import njit
 
 from electrify_env.engine import layout as L
-from electrify_env.engine import league as LG
-from electrify_env.engine.batch import sample_legal
+from electrify_env.kernels import league as LG
+from electrify_env.kernels.batch import sample_legal
 from electrify_env.engine.observe import OBS_SIZE
 from electrify_env.envs import SEAT_ENV_ID, SOLO_ENV_ID
 from electrify_env.envs._common import card_set_and_options, scenario_list, scenario_table, table_for
 from electrify_env.validation import IllegalActionError
 
 from .config import ConfigError, TrainConfig, load_config, parse_overrides, resolve_policy_path
-from .net import PolicyValueNet, compute_prior, lineage, load_policy, save_policy, transfer_weights
+from electrify_env.agents.net import PolicyValueNet, compute_prior, lineage, load_policy, save_policy, transfer_weights
 
 CTRL_LEARNER = 0
 CTRL_GREEDY = 1
@@ -757,7 +757,7 @@ class Trainer:
 
     def init_from(self, path: str | Path) -> None:
         """Start the network from the saved policy ``path`` (config ``init_policy``): same card
-        set and hidden sizes, any player count (:func:`electrify_env.training.net.transfer_weights`)."""
+        set and hidden sizes, any player count (:func:`electrify_env.agents.net.transfer_weights`)."""
         try:
             src, meta = load_policy(resolve_policy_path(path), card_set_hash=self.cards.hash)
             transfer_weights(src, self.net)

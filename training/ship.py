@@ -5,7 +5,7 @@
     python -m electrify_env.training.ship runs/d/student-3000000.pt policies/electrify-2p-net.pt --average runs/d/student-4000000.pt
 
 The policy is loaded and checked as any agent would load it (layout, card set), then saved again
-through :func:`electrify_env.training.net.save_policy`, so the shipped file has the current file format and
+through :func:`electrify_env.agents.net.save_policy`, so the shipped file has the current file format and
 its metadata sidecar records where it came from (``shipped_from``).  ``--prior greedy`` ships a
 network trained without a logit prior with greedy's one-ply values added to its logits
 (``PolicyValueNet(prior="greedy")``, the same weights); the metadata records it as
@@ -14,7 +14,7 @@ network trained without a logit prior with greedy's one-ply values added to its 
 average of checkpoints of one architecture, e.g. the students of a run and of its sibling runs
 from the same start: :func:`average_weights`); the metadata is ``SRC``'s, with ``averaged_from``
 listing every file averaged.  ``--lookahead FRAMES`` ships the policy with a
-:class:`electrify_env.training.net.RolloutLookahead` at those decision types (the policy's best candidates
+:class:`electrify_env.agents.net.RolloutLookahead` at those decision types (the policy's best candidates
 compared by greedy rollouts at play time: ``--lookahead-top-k``, ``--lookahead-rollouts``,
 ``--lookahead-horizon``, ``--lookahead-max-target``; defaults those of
 ``mcts:iters=36:top_k=3:horizon=2``), beside any lookahead the policy has (a file may have
@@ -30,17 +30,17 @@ import sys
 from pathlib import Path
 
 from electrify_env.paths import SOURCE_ROOT
-from electrify_env.policy_meta import policy_metadata
+from electrify_env.agents.policy_meta import policy_metadata
 from electrify_env.yamlio import display_path
 
-from .net import ALGORITHM, PRIORS, PolicyValueNet, load_policy, save_policy
+from electrify_env.agents.net import ALGORITHM, PRIORS, PolicyValueNet, load_policy, save_policy
 
 
 def average_weights(net: PolicyValueNet, others: list[str | Path], card_set_hash: str | None = None) -> PolicyValueNet:
     """``net`` with every weight replaced by its mean over ``net`` and the policies ``others``
     (uniform; the same architecture: hidden sizes, player count, prior and critics, else
     ValueError naming the file; saved for ``card_set_hash`` when given, else
-    :class:`~electrify_env.policy_meta.PolicyMismatchError`).  Returns ``net``."""
+    :class:`~electrify_env.agents.policy_meta.PolicyMismatchError`).  Returns ``net``."""
     import torch
 
     state = {k: v.clone() for k, v in net.state_dict().items()}
@@ -84,10 +84,10 @@ def portable_paths(value, root: str | Path = SOURCE_ROOT):
 
 def with_lookahead(net: PolicyValueNet, lookahead: dict) -> tuple[PolicyValueNet, list[dict]]:
     """A copy of ``net`` (the same weights, prior and lookaheads) that also searches with a
-    :class:`~electrify_env.training.net.RolloutLookahead` of the fields ``lookahead``, without the afterstate
+    :class:`~electrify_env.agents.net.RolloutLookahead` of the fields ``lookahead``, without the afterstate
     critics that decide any of its decision types; returns it and the configs of the critics
     dropped.  ValueError if one of its types is a lookahead's that ``net`` has already."""
-    from .net import RolloutLookahead
+    from electrify_env.agents.net import RolloutLookahead
 
     la = RolloutLookahead(**lookahead)
     kept = [c for c in net.critics if not c.frame_codes & la.frame_codes]
@@ -107,7 +107,7 @@ def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scal
     ``prior="greedy"``: add greedy's one-ply values x ``prior_scale`` to the logits of a network
     that has no prior (ValueError if it has one).  ``average``: ship the mean of ``src``'s and
     these policies' weights (:func:`average_weights`), recorded as ``averaged_from``.
-    ``lookahead``: the fields of a :class:`~electrify_env.training.net.RolloutLookahead` to add
+    ``lookahead``: the fields of a :class:`~electrify_env.agents.net.RolloutLookahead` to add
     (:func:`with_lookahead`), recorded as ``lookahead_added``."""
     net, meta = load_policy(src)
     base = set(policy_metadata("", "")) | {"algorithm", "arch"}

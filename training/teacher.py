@@ -263,7 +263,7 @@ class TeacherData:
 
     Attributes:
         observations: float32 ``(N, width)``: the deciding seat's observation (``Game.observe``,
-            the vector the envs return and :class:`electrify_env.training.net.PolicyValueNet` reads; width
+            the vector the envs return and :class:`electrify_env.agents.net.PolicyValueNet` reads; width
             ``OBS_SIZE``, or ``obs_size(n_players)`` when loaded with ``trim=True``).
         masks: bool ``(N, N_ACTIONS)``: the legal actions at the decision.
         actions: int64 ``(N,)``: the action taken (always legal under its mask).
@@ -274,7 +274,7 @@ class TeacherData:
         header: the file's header (empty for an arena ``games.jsonl``).
         records: the game records loaded, in file order.
         priors: float32 ``(N, N_ACTIONS)``: greedy's one-ply values of each decision as a logit
-            prior (``engine.search.greedy_prior``; loaded with ``prior_weights``), or None.
+            prior (``kernels.search.greedy_prior``; loaded with ``prior_weights``), or None.
     """
 
     observations: np.ndarray
@@ -374,7 +374,7 @@ def load_teacher_data(path: str | Path, winners_only: bool = False, trim: bool =
         path: the file.
         winners_only: keep only the decisions of seats that won their game (imitate winners).
         trim: cut the observations to ``obs_size(n_players)`` (the prefix a game of that many
-            players fills and :class:`electrify_env.training.net.PolicyValueNet` reads; the rest is always
+            players fills and :class:`electrify_env.agents.net.PolicyValueNet` reads; the rest is always
             zero): about 40 % less memory in 2-player games.  All games must then have one
             player count.
         games: the ``index`` values of the games to load (None: all).
@@ -434,7 +434,7 @@ class _PriorOf:
     """Greedy's logit prior of a replayed decision (work arrays kept between calls)."""
 
     def __init__(self, weights: np.ndarray, seed: int) -> None:
-        from electrify_env.engine.league import greedy_buffers
+        from electrify_env.kernels.league import greedy_buffers
 
         self.W = np.asarray(weights, dtype=np.float64)
         self.rng = np.random.default_rng(seed)
@@ -442,7 +442,7 @@ class _PriorOf:
 
     def __call__(self, game, seat: int, out: np.ndarray) -> None:
         from electrify_env.engine.infoset import scrub
-        from electrify_env.engine.search import infoset_prior
+        from electrify_env.kernels.search import infoset_prior
 
         info, det, work, scratch, mask, vals, tally = self.buf
         T = game.cards.table

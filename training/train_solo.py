@@ -5,7 +5,7 @@
 Prints a learning curve (mean final score -- energy points + star points -- over fixed
 evaluation games vs training steps), then compares the trained policy with the random agent on
 the same games, and writes ``<output_dir>/policy.zip``, ``policy.meta.json``
-(electrify_env.policy_meta: layout versions, card-set hash, env id, scenario, steps, config,
+(electrify_env.agents.policy_meta: layout versions, card-set hash, env id, scenario, steps, config,
 curve) and ``curve.json``.  The loop itself is :func:`electrify_env.training.ppo.train`.
 """
 from __future__ import annotations

@@ -3,9 +3,9 @@
 Modules, one per concern: ``layout`` (every offset and code), ``rng``, ``stack`` (pending
 decisions), ``sectors`` (bumping, arrows), ``cards`` (hands, decks), ``research``, ``turn`` (plan,
 boosts, reset), ``acquire``, ``charge``, ``discharge``, ``fulfill``, ``masks``, ``step``
-(dispatcher), ``setup``, ``scoring``, ``observe``, ``playout``; for agents: ``infoset`` (what a
-seat may know), ``afterstate`` (what it would see after a move), ``search`` (greedy's evaluation
-and the rollout searches).
+(dispatcher), ``setup``, ``scoring``, ``observe``, ``playout``, ``infoset`` (what a seat may
+know, R26), ``invariants``.  The bots' jitted kernels (evaluation, priors, searches, batched
+play) live above the rules, in :mod:`electrify_env.kernels`.
 
 Ruling ids in the docstrings (R1-R26) refer to ``docs/rules.md``, the project's statement of every
 rules decision the engine makes, with a pointer from each ruling to its functions and tests.

@@ -1,5 +1,5 @@
 """Shared pieces of the environments: argument checking, card sets, scenario tables, spaces and
-the buffers handed to the jitted functions of :mod:`electrify_env.engine.batch`."""
+the buffers handed to the jitted functions of :mod:`electrify_env.kernels.batch`."""
 from __future__ import annotations
 
 import math
@@ -10,7 +10,7 @@ from typing import Sequence
 import numpy as np
 
 from ..cards import CardSet
-from ..engine import batch as B
+from ..kernels import batch as B
 from ..engine import layout as L
 from ..engine.observe import OBS_SIZE, observation_rows
 from ..game import SAVE_FORMAT, SAVE_VERSION, Game, _face_table, resolve_card_set
@@ -176,7 +176,7 @@ class SharedViews:
 
 
 class Buffers(SharedViews):
-    """The arrays of ``n`` environments for :mod:`electrify_env.engine.batch` (see its docs).
+    """The arrays of ``n`` environments for :mod:`electrify_env.kernels.batch` (see its docs).
 
     ``obs`` alternates between two buffers (``flip()``), so an observation array returned by a
     step stays valid during the next step.  Copies (pickle, deepcopy) are independent and whole

@@ -1,5 +1,5 @@
 """The common base of the single-game Gymnasium envs: one game stepped by the jitted functions of
-:mod:`electrify_env.engine.batch` (a batch of one), preallocated buffers, copies only of what
+:mod:`electrify_env.kernels.batch` (a batch of one), preallocated buffers, copies only of what
 the API hands out."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..engine import batch as B
+from ..kernels import batch as B
 from ..engine import layout as L
 from ..engine.observe import OBS_SIZE, OBS_VERSION
 from ._common import (
@@ -96,13 +96,13 @@ class SingleGameEnv(SharedViews, gym.Env):
         """``"ansi"``: the table as text (every hand shown); ``"human"``: print it;
         ``"rgb_array"``: the board picture as the agent's seat sees it (no hidden information),
         an ``(H, W, 3)`` uint8 array of one size for the whole episode
-        (:func:`electrify_env.play.board.game_rgb`; needs Pillow)."""
+        (:func:`electrify_env.render.board.game_rgb`; needs Pillow)."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human' "
                             "or 'rgb_array'")
             return None
         if self.render_mode == "rgb_array":
-            from ..play.board import game_rgb
+            from ..render.board import game_rgb
             if not self._started:
                 return game_rgb(None, seat=0, n_players=self._render_players())
             return game_rgb(self.snapshot(), seat=self.seat)

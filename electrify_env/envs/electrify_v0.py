@@ -18,7 +18,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine import batch as B
+from ..kernels import batch as B
 from ..engine import layout as L
 from ..engine.masks import fill_mask
 from ..engine.observe import OBS_SIZE, observe
@@ -192,7 +192,7 @@ class raw_env(SharedViews, AECEnv):
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._cards, self._options = card_set_and_options(card_set, tech_packs)
         self._T, self._FF = table_for(self._cards)
-        # the reward rules of the one-seat envs (engine.batch), read per seat
+        # the reward rules of the one-seat envs (kernels.batch), read per seat
         self._C, self._F = B.new_config(B.MODE_SEAT, self.n_players, self._options, rm, 0, -1, 0, 0,
                                         check_float("win_bonus", win_bonus),
                                         check_float("points_scale", points_scale))
@@ -303,14 +303,14 @@ class raw_env(SharedViews, AECEnv):
         """``"ansi"``: the table as text (every hand shown); ``"human"``: print it;
         ``"rgb_array"``: the board picture of the public table (no hand, no secret Plan pick) as
         an ``(H, W, 3)`` uint8 array of one size per player count
-        (:func:`electrify_env.play.board.game_rgb`; needs Pillow)."""
+        (:func:`electrify_env.render.board.game_rgb`; needs Pillow)."""
         if self.render_mode is None:
             import gymnasium
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human' "
                                   "or 'rgb_array'")
             return None
         if self.render_mode == "rgb_array":
-            from ..play.board import game_rgb
+            from ..render.board import game_rgb
             return game_rgb(self.game, seat=-1, n_players=self.n_players)
         text = self.game.render() if self.game is not None else "(no game yet: call reset())"
         if self.render_mode == "human":

@@ -1,12 +1,12 @@
 """``Electrify-v0``: one seat of a 2-4 player game of Electrify against given opponents."""
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable, Sequence, Union
 
 import numpy as np
 
-from ..engine import batch as B
+from ..agent import is_agent, resolve_agent, state_view
+from ..kernels import batch as B
 from ..engine import layout as L
 from ..engine.masks import fill_mask
 from ..engine.observe import OBS_SIZE, observe
@@ -31,34 +31,15 @@ OpponentLike = Union[Opponent, Any, str]
 OPPONENT_SEED_KEY = 0x0770
 
 
-def is_agent(obj) -> bool:
-    """True if ``obj`` has the agent interface (methods ``act(view)`` and ``reset(seed)``); such
-    an object is asked with a :class:`electrify_env.agents.base.SeatView`, not with ``(observation, mask)``."""
-    return callable(getattr(obj, "act", None)) and callable(getattr(obj, "reset", None))
-
-
-def _agents_module(name: str, why: str):
-    """Import ``agents.<name>`` lazily (the ``agents`` package depends on ``electrify_env``, so
-    ``electrify_env`` never imports it at module import time)."""
-    try:
-        return importlib.import_module(f"electrify_env.agents.{name}")
-    except ImportError as err:
-        raise InvalidArgumentError(f"opponents: {why} needs the 'agents' package (installed with "
-                                   f"electrify-env), which is not importable: {err}") from None
-
-
 def build_opponent(spec: str, where: str = "opponents"):
-    """Build the agent of registry spec ``spec`` (e.g. ``"mcts:iters=36:top_k=3:horizon=2"``).
+    """Build the agent of spec ``spec`` (e.g. ``"mcts:iters=36:top_k=3:horizon=2"``) with the
+    agent resolver (:func:`electrify_env.agent.resolve_agent`).
 
     Raises:
-        electrify_env.agents.base.AgentError: a bad spec (a ``ValueError``), prefixed with ``where``.
-        InvalidArgumentError: the ``agents`` package is not importable.
+        electrify_env.agent.AgentError: a bad spec (a ``ValueError``), prefixed with ``where``,
+            or no agent resolver installed.
     """
-    registry = _agents_module("registry", f"agent spec {spec!r}")
-    try:
-        return registry.make_agent(spec)
-    except registry.AgentError as err:
-        raise registry.AgentError(f"{where}: {err}") from None
+    return resolve_agent(spec, where)
 
 
 def opponent_seed(game_seed: int, slot: int) -> int:
@@ -190,7 +171,6 @@ class ElectrifyEnv(SingleGameEnv):
             specs = [opponents] * n_other   # one agent per seat, each with its own generator
             return [build_opponent(opponents) for _ in specs], specs
         if is_agent(opponents):
-            _agents_module("base", "an agent opponent")   # its SeatView: fail here, not at reset
             return [opponents] * n_other, [None] * n_other
         if callable(opponents):
             return [opponents] * n_other, [None] * n_other
@@ -218,8 +198,6 @@ class ElectrifyEnv(SingleGameEnv):
                 raise InvalidArgumentError(
                     f"opponents[{k}] must be a callable (observation, action_mask) -> action, "
                     f"an agent or an agent spec, got {item!r:.80}")
-        if any(is_agent(p) for p in players):
-            _agents_module("base", "an agent opponent")
         return players, specs
 
     @property
@@ -264,7 +242,6 @@ class ElectrifyEnv(SingleGameEnv):
         if getattr(agent, "needs_observation", True):
             obs = np.empty(OBS_SIZE, dtype=np.float32)
             observe(S, self._T, self._FF, q, obs)
-        state_view = _agents_module("base", "an agent opponent").state_view
         return state_view(S, self._T, q, self.n_players, mask, self._cards.hash, obs,
                           infoset=getattr(agent, "needs_infoset", True))
 

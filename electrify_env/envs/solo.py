@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..engine import batch as B
+from ..kernels import batch as B
 from ..scenarios import Scenario
 from ._common import (
     DEFAULT_WIN_BONUS, SOLO_REWARD_MODES, card_set_and_options, check_float, check_render_mode,
@@ -22,7 +22,7 @@ class ElectrifySoloEnv(SingleGameEnv):
     each card bought and each cube paid, each icon and each of its uses, each demand card and
     reward, and at every decision the any-time discards and donations (R13).  The rules run in
     the jitted engine (:mod:`electrify_env.engine`); this class is a thin adapter over
-    :mod:`electrify_env.engine.batch`.
+    :mod:`electrify_env.kernels.batch`.
 
     ## Action Space
 
@@ -84,7 +84,7 @@ class ElectrifySoloEnv(SingleGameEnv):
     * ``tech_packs``: tech packs to shuffle in (``"grid"``, ``"market"`` or paths).
     * ``win_bonus``: the ``"shaped"`` terminal bonus.
     * ``render_mode``: None, ``"ansi"`` (``render()`` returns the table as text), ``"human"``
-      (prints it) or ``"rgb_array"`` (the board picture of :mod:`electrify_env.play.board` as an
+      (prints it) or ``"rgb_array"`` (the board picture of :mod:`electrify_env.render.board` as an
       ``(H, W, 3)`` uint8 array, one size per episode: Gymnasium's ``RecordVideo`` records it).
 
     ## Version History

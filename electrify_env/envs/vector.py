@@ -8,7 +8,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..engine import batch as B
+from ..kernels import batch as B
 from ..engine import layout as L
 from ..engine.observe import OBS_SIZE
 from ..game import IllegalActionError
@@ -19,7 +19,7 @@ from ._common import (
     game_snapshot, reward_code, scenario_list, scenario_table, table_for,
 )
 from ..validation import InvalidArgumentError
-from .seat import _agents_module
+from ..agent import AgentError, resolve_agent
 
 class ElectrifyVectorEnv(SharedViews, VectorEnv):
     """
@@ -29,7 +29,7 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
     seat of a 2-4 player game (``mode="seat"``, as ``Electrify-v0``) against opponents played
     inside numba: uniform random legal play (default) or the ``greedy`` agent, per seat
     (``opponents``).  All games are stepped by one jitted call over an (N, S_SIZE) state array
-    (:func:`electrify_env.engine.batch.batch_step`): observations, masks, rewards and
+    (:func:`electrify_env.kernels.batch.batch_step`): observations, masks, rewards and
     terminations are written into preallocated arrays, finished games restart in the same call.
     ``gymnasium.make_vec("Electrify-Solo-v0", num_envs=N, vectorization_mode="vector_entry_point")``
     builds one; :class:`~electrify_env.envs.sb3.ElectrifySB3VecEnv` adapts it to
@@ -82,7 +82,7 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
     * ``n_players``, ``seat`` (seat mode): 2-4 players; the agent's seat or None (drawn).
     * ``opponents`` (seat mode): who plays the other seats, inside numba: None or ``"random"``
       (uniform random legal actions, the default), ``"greedy"`` (the ``greedy`` agent, deciding
-      exactly as :func:`electrify_env.engine.league.greedy_actions` with determinization seeds
+      exactly as :func:`electrify_env.kernels.league.greedy_actions` with determinization seeds
       drawn from each game's generator, so runs stay reproducible from the reset seed;
       ``"greedy:weights=PATH"`` loads other weights), or a list of ``n_players - 1`` of these
       (entry k plays the seat k+1 places after the agent, as in ``Electrify-v0``).  All greedy
@@ -91,7 +91,7 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
       opponents cost one-ply lookahead per decision (``benchmarks/bench_vector_opponents.py``),
       and their code is compiled only for an env with a greedy seat: the first such env after
       an install or engine edit compiles the stepping functions once more, with the greedy
-      evaluation (the ``W`` argument of :mod:`electrify_env.engine.batch`); solo and
+      evaluation (the ``W`` argument of :mod:`electrify_env.kernels.batch`); solo and
       random-opponent envs never compile it.
     * ``reward_mode``, ``win_bonus``, ``points_scale``: as the single envs.
     * ``card_set``, ``tech_packs``: as :class:`~electrify_env.Game`.
@@ -149,7 +149,7 @@ class ElectrifyVectorEnv(SharedViews, VectorEnv):
                                             check_float("win_bonus", win_bonus),
                                             check_float("points_scale", points_scale))
             # the greedy seats' weights; None without a greedy seat, and then the jitted
-            # functions compile no greedy code (see engine.batch)
+            # functions compile no greedy code (see kernels.batch)
             self._W = B.opponent_weights(self._C, weights)
         else:
             raise ValueError(f"mode must be 'solo' or 'seat', got {mode!r}")
@@ -346,12 +346,11 @@ def vector_opponents(opponents, n_players: int) -> tuple[list[str], list[int], n
             raise _opponents_error(f"got {_brief(spec)}" if isinstance(opponents, str)
                                    else f"entry {k} is {_brief(spec)}")
         codes.append(B.OPPONENT_CODES[name])
-        params = _parse_spec(spec, where).params if ":" in spec else {}  # checked by the registry
+        agent = _resolve(spec, where)          # checks the spec and loads greedy's weights file
         if name == "greedy":
-            weights_paths.setdefault(params.get("weights", ""), where)
+            weights_paths.setdefault(spec.strip(), (where, np.asarray(agent.W, dtype=np.float64)))
     weights = None
-    for path, where in weights_paths.items():
-        w = _greedy_weights(path, where)
+    for _, (where, w) in weights_paths.items():
         if weights is not None and not np.array_equal(w, weights):
             raise _opponents_error(f"the greedy seats must play with the same weights, got "
                                    f"{_brief(list(weights_paths))}")
@@ -359,23 +358,13 @@ def vector_opponents(opponents, n_players: int) -> tuple[list[str], list[int], n
     return [s.strip() for s in specs], codes, weights
 
 
-def _parse_spec(spec: str, where: str):
-    """The registry's parse of ``spec`` (an ``electrify_env.agents.registry.AgentSpec``); errors name ``where``."""
-    registry = _agents_module("registry", f"agent spec {_brief(spec)}")
+def _resolve(spec: str, where: str):
+    """The agent of ``spec`` from the agent resolver (:func:`electrify_env.agent.resolve_agent`;
+    a greedy agent carries its weight array as ``W``); errors name ``where``."""
     try:
-        return registry.parse_spec(spec)
-    except registry.AgentError as err:
-        raise InvalidArgumentError(f"{where}: {' '.join(str(err).split())}") from None
-
-
-def _greedy_weights(path: str, where: str) -> np.ndarray:
-    """The greedy agent's weight array from a YAML file ("" = the default weights); errors name
-    ``where``."""
-    greedy = _agents_module("greedy", "a greedy opponent")
-    try:
-        return greedy.load_weights(path or None).to_array()
-    except greedy.AgentError as err:
-        raise InvalidArgumentError(f"{where}: {' '.join(str(err).split())}") from None
+        return resolve_agent(spec, where)
+    except AgentError as err:
+        raise InvalidArgumentError(" ".join(str(err).split())) from None
 
 
 def _refuse_terminate(kwargs: dict) -> None:

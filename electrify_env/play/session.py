@@ -64,11 +64,11 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..engine import layout as L
-from ..engine.batch import MAX_SEED
+from ..kernels.batch import MAX_SEED
 from ..game import Game
 from ..savefile import InvalidSaveError
 from ..validation import IllegalActionError, InvalidArgumentError
-from .view import SPECTATOR, seat_view_dict
+from ..render.view import SPECTATOR, seat_view_dict
 
 __all__ = ["HUMAN", "LogEvent", "PlayError", "PlayOption", "PlaySession", "SeatError",
            "SESSION_FORMAT", "SESSION_VERSION", "SPECTATOR", "IllegalActionError",
@@ -212,7 +212,7 @@ def shipped_policy_for(n_players: int, card_set_hash: str | None = None) -> Path
     from electrify_env.agents.trained import shipped_policy
 
     from ..cards import load_card_set
-    from ..policy_meta import check_compatible, load_policy_metadata, policy_players
+    from electrify_env.agents.policy_meta import check_compatible, load_policy_metadata, policy_players
     try:
         path = shipped_policy(n_players)
         meta = load_policy_metadata(path)
@@ -493,7 +493,7 @@ class PlaySession:
 
     # ---- what a seat sees ----------------------------------------------------------------
     def view(self, seat: int = SPECTATOR) -> dict[str, Any]:
-        """Everything ``seat`` may see, JSON-ready (:func:`electrify_env.play.view.seat_view_dict`)
+        """Everything ``seat`` may see, JSON-ready (:func:`electrify_env.render.view.seat_view_dict`)
         plus the seats, the log as that seat may see it and, for the seat on turn only, the
         legal options.  ``SPECTATOR`` (-1) sees the public table."""
         seat = self._check_seat(seat, spectator=True)

@@ -1,7 +1,7 @@
 """``electrify serve``: play Electrify in the browser against bots, hot-seat, or watch bots play.
 
 A small Starlette app over :class:`~electrify_env.play.session.PlaySession`; the page is plain
-HTML + JavaScript (``static/``), the board is the SVG of :mod:`electrify_env.play.board`.
+HTML + JavaScript (``static/``), the board is the SVG of :mod:`electrify_env.render.board`.
 
 Server rules:
 
@@ -58,8 +58,8 @@ from pathlib import Path
 from typing import Any
 
 from ..validation import IllegalActionError
-from .board import build_scene, to_svg
-from ..engine.batch import MAX_SEED
+from ..render.board import build_scene, to_svg
+from ..kernels.batch import MAX_SEED
 from .session import HUMAN, SPECTATOR, PlayError, PlaySession, default_opponent, fresh_seed, shipped_policy_for
 
 __all__ = ["GameStore", "bot_choices", "build_app", "serve", "main", "WEB_FORMAT", "DEFAULT_MAX_GAMES", "FAST_MCTS",

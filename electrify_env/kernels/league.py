@@ -1,6 +1,6 @@
 """Jitted stepping for self-play and league training: every seat's decision comes back out.
 
-:mod:`~electrify_env.engine.batch` steps one agent seat and plays the others inside numba
+:mod:`~electrify_env.kernels.batch` steps one agent seat and plays the others inside numba
 (random) or leaves them to a Python callable one game at a time.  Self-play needs every seat of
 ``N`` games decided by batched policies (the learner, past snapshots of it, the greedy bot), so
 here a step applies one action per row, whoever is to move, and writes the observation and
@@ -14,7 +14,7 @@ solo scenario row of ``SCS`` (-1 in multi-player games).  When a game ends, ``do
 ``final_pts[i, q]`` holds seat q's final score (solo: energy points + star points),
 ``final_won[i, q]`` 1 for the R18 winners (solo: the target was reached), ``final_seed[i]`` the
 finished game's seed, ``final_target[i]`` its solo target (0 in multi-player games), and the
-row restarts in the same call from a seed drawn from the finished game's generator (as :func:`~electrify_env.engine.batch.next_seed`), so a run is reproducible from
+row restarts in the same call from a seed drawn from the finished game's generator (as :func:`~electrify_env.kernels.batch.next_seed`), so a run is reproducible from
 its first seeds.
 
 ``greedy_actions`` is the ``greedy`` agent batched: for each listed row it scrubs the mover's
@@ -27,15 +27,15 @@ from numba import njit
 from .batch import (
     MAX_SEED, SALT_SCENARIO, first_illegal, greedy_decision, next_seed, observe_prefix, pick_index,
 )
-from .layout import MAX_PLAYERS, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_SIZE, S_SOLO, S_SOLO_TARGET, S_TERMINAL
-from .masks import fill_mask
-from .scoring import winners_mask
-from .infoset import scrub
+from ..engine.layout import MAX_PLAYERS, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_SIZE, S_SOLO, S_SOLO_TARGET, S_TERMINAL
+from ..engine.masks import fill_mask
+from ..engine.scoring import winners_mask
+from ..engine.infoset import scrub
 from .search import N_TALLY, infoset_prior
-from .setup import init_state
-from .solo import init_solo, solo_final_score
-from .stack import pbase
-from .step import apply_action
+from ..engine.setup import init_state
+from ..engine.solo import init_solo, solo_final_score
+from ..engine.stack import pbase
+from ..engine.step import apply_action
 
 
 @njit(cache=True)

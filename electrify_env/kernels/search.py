@@ -36,10 +36,10 @@ The weights are one float64 array indexed by the ``W_*`` constants below (names 
 import numpy as np
 from numba import njit
 
-from .charge import charge_board
-from .discharge import icon_action, multiplier
-from .infoset import determinize
-from .layout import (
+from ..engine.charge import charge_board
+from ..engine.discharge import icon_action, multiplier
+from ..engine.infoset import determinize
+from ..engine.layout import (
     A_DIS_CARD, A_DIS_SECTOR, A_DISCARD, A_DISCARD_MULT, A_ICON, ACT_DEVELOP,
     ACT_INVEST, ACT_ONGOING, ACT_PLAN, ACT_PRODUCE, ACT_RESEARCH, ACT_TRANSMIT, ARROW_DOWN,
     ARROW_LEFT, ARROW_UP, FACE_SECTOR, FR_A, FR_B, FR_C, FR_D, FR_F, FRAME, FT_ACQUIRE, FT_BOOST,
@@ -54,16 +54,16 @@ from .layout import (
     T_D_NREW, T_D_REQ_COL, T_D_REQ_N, T_D_REW_ARG, T_D_REW_KIND, T_D_REW_VAL, T_F_ARROWS,
     T_F_COST, T_F_ICON_ACT, T_F_ICON_ARG, T_F_NICONS, T_IND_DECK, MAX_REWARDS,
 )
-from .fulfill import reward_count, reward_entry
-from .masks import fill_mask
-from .playout import pick_phase_first
-from .research import covered_count
-from .rng import rng_below
-from .scoring import cube_value
-from .sectors import left_sector, move_sector
-from .solo import stars_claimed
-from .stack import pbase, top
-from .step import apply_action
+from ..engine.fulfill import reward_count, reward_entry
+from ..engine.masks import fill_mask
+from ..engine.playout import pick_phase_first
+from ..engine.research import covered_count
+from ..engine.rng import rng_below
+from ..engine.scoring import cube_value
+from ..engine.sectors import left_sector, move_sector
+from ..engine.solo import stars_claimed
+from ..engine.stack import pbase, top
+from ..engine.step import apply_action
 
 # ----------------------------------------------------------------------------------------------
 # Weights: one float64 array, indexed by these names (electrify_env.agents.greedy.GreedyWeights fills it)
@@ -663,7 +663,7 @@ gets 0, as do the actions greedy does not value."""
 def greedy_prior(D, T, W, mask, out, vals, work, tally, scratch):
     """Greedy's one-ply values of the legal actions of the player to move in ``D`` (a
     determinized state, or the true one), as a logit prior for a policy network
-    (``electrify_env.training.net.PolicyValueNet`` with ``prior: greedy``): ``out[a]`` = max(0, PRIOR_CLIP -
+    (``electrify_env.agents.net.PolicyValueNet`` with ``prior: greedy``): ``out[a]`` = max(0, PRIOR_CLIP -
     (best value - value(a))), so greedy's pick gets ``PRIOR_CLIP`` and the order near the top
     is kept whole; 0 for illegal ids, for the any-time actions greedy skips at this decision
     (``ANYTIME_SOME``) and for every id of a forced move.  ``mask`` is refilled; the other

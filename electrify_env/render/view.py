@@ -7,7 +7,7 @@ them, deck and discard sizes, the basic supply, solo stars and challenges) plus 
 seat itself knows (its own hand and its own secret Plan pick).  Hidden information never enters
 the dict (R4, R26 of ``docs/rules.md``): other hands only as counts, no deck contents or order,
 no other player's Plan pick before the reveal, no generator words.  The board picture
-(:mod:`electrify_env.play.board`), the web app and the terminal UI all draw from this dict.
+(:mod:`electrify_env.render.board`), the web app and the terminal UI all draw from this dict.
 
 Faces (cards, basic faces, sector tiles) are dicts ``{"face", "name", "kind", "cost", "icons",
 "arrows", "text"}``; each icon is ``{"action", "column", "mult", "text"}``.

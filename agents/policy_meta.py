@@ -1,7 +1,7 @@
 """Metadata saved beside a trained policy, so that a policy is never run on an observation
 layout, action space or card set it was not trained for.
 
-A policy file ``x.zip`` (MaskablePPO) or ``x.pt`` (electrify's own trainer, :mod:`electrify_env.training.net`)
+A policy file ``x.zip`` (MaskablePPO) or ``x.pt`` (electrify's own trainer, :mod:`electrify_env.agents.net`)
 has a sidecar ``x.meta.json`` written by
 :func:`save_policy_metadata`; :func:`load_policy_metadata` reads it and :func:`check_compatible`
 refuses, with a message saying what differs, a policy saved for another layout, card set or
@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .engine.layout import MAX_PLAYERS, N_ACTIONS, STATE_VERSION
-from .engine.observe import OBS_SIZE, OBS_VERSION
+from electrify_env.engine.layout import MAX_PLAYERS, N_ACTIONS, STATE_VERSION
+from electrify_env.engine.observe import OBS_SIZE, OBS_VERSION
 
 FORMAT = "electrify-policy"
 VERSION = 1
@@ -82,14 +82,14 @@ def policy_players(meta: dict) -> int | None:
 
 
 def policy_prior(meta: dict) -> str:
-    """The logit prior a policy adds (``none`` or ``greedy``: ``electrify_env.training.net.PRIORS``), from the
+    """The logit prior a policy adds (``none`` or ``greedy``: ``electrify_env.agents.net.PRIORS``), from the
     architecture in its metadata."""
     return str((meta.get("arch") or {}).get("prior", "none"))
 
 
 def policy_critics(meta: dict) -> list[dict]:
     """The fields (``frames``, ``top_k``, ``hidden``, ``max_target`` if set) of each afterstate
-    critic of a policy (``electrify_env.training.net.AfterstateCritic``; a file has none, one in
+    critic of a policy (``electrify_env.agents.net.AfterstateCritic``; a file has none, one in
     ``arch["critic"]`` or several in ``arch["critics"]``), from the architecture in its metadata."""
     arch = meta.get("arch") or {}
     several = arch.get("critics")
@@ -100,7 +100,7 @@ def policy_critics(meta: dict) -> list[dict]:
 
 
 def policy_lookaheads(meta: dict) -> list[dict]:
-    """The fields of each rollout lookahead of a policy (``electrify_env.training.net.RolloutLookahead``:
+    """The fields of each rollout lookahead of a policy (``electrify_env.agents.net.RolloutLookahead``:
     ``frames``, ``top_k``, ``rollouts``, ``horizon``, ``weights``, ``max_target`` if set), from
     the architecture in its metadata (``arch["lookaheads"]``); ``[]`` if it has none."""
     las = (meta.get("arch") or {}).get("lookaheads")

@@ -66,20 +66,20 @@ actions (its scenario is row ``FI[i, FI_SCEN]`` of ``SCS``, its seat ``FI[i, FI_
 import numpy as np
 from numba import njit, prange
 
-from .infoset import determinize, scrub
-from .layout import (
+from ..engine.infoset import determinize, scrub
+from ..engine.layout import (
     _Layout, MAX_PLAYERS, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_SIZE, S_SOLO_TARGET, S_TERMINAL,
 )
-from .masks import fill_mask
-from .observe import O_PLAYERS, PL_SIZE, observe
-from .playout import pick_random
-from .rng import M32, mix32, rng_next
-from .scoring import winners_mask
+from ..engine.masks import fill_mask
+from ..engine.observe import O_PLAYERS, PL_SIZE, observe
+from ..engine.playout import pick_random
+from ..engine.rng import M32, mix32, rng_next
+from ..engine.scoring import winners_mask
 from .search import ANYTIME_SOME, N_TALLY, N_WEIGHTS, greedy_pick
-from .setup import init_state
-from .solo import init_solo, solo_final_score
-from .stack import pbase
-from .step import apply_action
+from ..engine.setup import init_state
+from ..engine.solo import init_solo, solo_final_score
+from ..engine.stack import pbase
+from ..engine.step import apply_action
 
 MAX_SEED = (1 << 62) - 1
 

@@ -1,7 +1,7 @@
 """The board picture: one scene built from a seat's view, drawn as SVG (web) or as an RGB array
 (``render_mode="rgb_array"``, videos).
 
-:func:`build_scene` turns the JSON-ready dict of :func:`electrify_env.play.view.seat_view_dict`
+:func:`build_scene` turns the JSON-ready dict of :func:`electrify_env.render.view.seat_view_dict`
 (or :meth:`PlaySession.view <electrify_env.play.session.PlaySession.view>`) into a flat list of
 drawing items; :func:`to_svg` and :func:`to_rgb` draw the same items, so the web page and a
 recorded video show the same picture.  Because the scene is built from a seat's view, it can

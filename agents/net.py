@@ -6,12 +6,12 @@ shared by two heads: the action logits (``N_ACTIONS``; illegal ids are masked to
 before the softmax, so the policy never puts mass on them) and the value.
 
 A saved policy is two files: ``NAME.pt`` (the architecture and a torch ``state_dict`` stored as
-float16, loaded as float32 with ``weights_only=True``) and ``NAME.meta.json`` (:mod:`electrify_env.policy_meta`: observation
+float16, loaded as float32 with ``weights_only=True``) and ``NAME.meta.json`` (:mod:`electrify_env.agents.policy_meta`: observation
 version and size, action count, card-set hash, players or scenario, training steps, wall time,
 config).  :func:`load_policy` refuses a file saved for another observation layout or card set
-with a one-line :class:`~electrify_env.policy_meta.PolicyMismatchError`.
+with a one-line :class:`~electrify_env.agents.policy_meta.PolicyMismatchError`.
 
->>> from electrify_env.training.net import load_policy
+>>> from electrify_env.agents.net import load_policy
 >>> net, meta = load_policy("policies/electrify-2p.pt")      # doctest: +SKIP
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from torch import nn
 
 from electrify_env.engine.layout import N_ACTIONS, S_SOLO, S_SOLO_TARGET
 from electrify_env.engine.observe import obs_size
-from electrify_env.policy_meta import (
+from electrify_env.agents.policy_meta import (
     PolicyMismatchError, check_compatible, load_policy_metadata, policy_critics, policy_metadata,
     policy_players, save_policy_metadata,
 )
@@ -50,7 +50,7 @@ MASKED_LOGIT = -1e8
 ALGORITHM = "electrify PPO (training/selfplay.py)"
 PRIORS = ("none", "greedy")
 """Logit priors a network may add (``PolicyValueNet(prior=...)``): ``greedy`` adds
-``prior_scale`` x greedy's one-ply values of the legal actions (``engine.search.greedy_prior``)."""
+``prior_scale`` x greedy's one-ply values of the legal actions (``kernels.search.greedy_prior``)."""
 
 
 def in_target_range(max_target: int, state: np.ndarray) -> bool:
@@ -77,7 +77,7 @@ class AfterstateCritic(nn.Module):
     :data:`electrify_env.decision.FRAME_KINDS`) with at least two legal actions, a deterministic
     agent (:class:`electrify_env.agents.trained.NetAgent`) takes the policy's ``top_k`` most likely legal
     actions, the mover's observation after each in one determinization of its information set
-    (:func:`electrify_env.engine.afterstate.afterstate_observations`, R26), and plays the
+    (:func:`electrify_env.kernels.afterstate.afterstate_observations`, R26), and plays the
     candidate this head scores highest: a one-ply lookahead with a learned evaluation.  The
     score of candidate ``j`` is an MLP (``hidden`` -> 1) over the policy trunk's embedding
     ``h_j`` of its afterstate, ``h_j`` minus the candidates' mean embedding, and its logit's gap
@@ -147,7 +147,7 @@ class RolloutLookahead:
     likely legal actions and plays the one with the best mean search value over ``rollouts //
     top_k`` determinizations of its information set (R26), every candidate played on each of the
     same samples by greedy rollouts for ``horizon`` rounds
-    (:func:`electrify_env.engine.search.paired_search`, what ``mcts:method=paired`` runs; in solo
+    (:func:`electrify_env.kernels.search.paired_search`, what ``mcts:method=paired`` runs; in solo
     the value measures the evaluation against the scenario's target).  It has no weights to
     train: it is the search whose values :mod:`electrify_env.training.acquire_critic` teaches an afterstate
     critic, run at play time instead (about 20 searched decisions and 0.3-0.5 s a solo game
@@ -158,7 +158,7 @@ class RolloutLookahead:
         top_k: candidates, at least 2.
         rollouts: rollouts per searched decision (``rollouts // candidates`` samples, at least 1).
         horizon: rounds each rollout plays.
-        weights: the greedy evaluation and rollout weights (``engine.search.WEIGHT_NAMES``;
+        weights: the greedy evaluation and rollout weights (``kernels.search.WEIGHT_NAMES``;
             default the greedy agent's, ``configs/agents/greedy.yaml``, with ``explore`` 0 so
             rollouts are deterministic, as the ``mcts`` agent's).
         max_target: decide only in solo games whose target is at most this; 0: in every game.
@@ -167,7 +167,7 @@ class RolloutLookahead:
     def __init__(self, frames: Sequence[str], top_k: int = 3, rollouts: int = 36, horizon: int = 2,
                  weights: Sequence[float] | None = None, max_target: int = 0) -> None:
         from electrify_env.decision import parse_frame_kinds
-        from electrify_env.engine import search as SR
+        from electrify_env.kernels import search as SR
 
         for name, v, lo in (("top_k", top_k, 2), ("rollouts", rollouts, 1), ("horizon", horizon, 1),
                             ("max_target", max_target, 0)):
@@ -186,7 +186,7 @@ class RolloutLookahead:
             w = np.asarray(weights, dtype=np.float64).copy()
         if w.shape != (SR.N_WEIGHTS,) or not np.isfinite(w).all():
             raise ValueError(f"the lookahead's weights must be {SR.N_WEIGHTS} finite numbers "
-                             f"(engine.search.WEIGHT_NAMES), got {w.size}")
+                             f"(kernels.search.WEIGHT_NAMES), got {w.size}")
         w.flags.writeable = False
         self.weights = w
 
@@ -204,7 +204,7 @@ class RolloutLookahead:
         """The candidate (of ``cands``, int64 legal ids, best first) with the best mean value over
         the paired rollouts from the information set ``infoset`` of ``seat``; ``seed`` draws the
         determinizations."""
-        from electrify_env.engine import search as SR
+        from electrify_env.kernels import search as SR
 
         n = int(cands.size)
         totals = np.zeros(n, dtype=np.float64)
@@ -217,7 +217,7 @@ class PolicyValueNet(nn.Module):
     """MLP over the observation prefix of an ``n_players`` game, with policy and value heads.
 
     With ``prior="greedy"`` the logits are the head's plus ``prior_scale`` times greedy's one-ply
-    values of the legal actions (:func:`electrify_env.engine.search.greedy_prior`, computed from
+    values of the legal actions (:func:`electrify_env.kernels.search.greedy_prior`, computed from
     the engine's information set of the mover with the greedy weights ``prior_weights``, saved
     with the network): the network learns where to depart from greedy's evaluation.  Such a
     network needs the prior at every call (``prior=`` of :meth:`forward` / :meth:`act`).
@@ -343,7 +343,7 @@ class PolicyValueNet(nn.Module):
         if self.prior != "none":
             if prior is None:
                 raise ValueError(f"this network adds the {self.prior!r} prior to its logits: pass "
-                                 "prior= (electrify_env.training.net.compute_prior / engine.league.greedy_priors)")
+                                 "prior= (electrify_env.agents.net.compute_prior / kernels.league.greedy_priors)")
             logits = logits + self.prior_scale * prior
         return logits.masked_fill(~mask, MASKED_LOGIT)
 
@@ -411,11 +411,11 @@ def compute_prior(net: PolicyValueNet, States: np.ndarray, T: np.ndarray, rows: 
                   rng: np.random.Generator) -> np.ndarray | None:
     """The logit prior of ``net`` for the movers of ``rows`` of the engine states ``States`` (the
     jitted league runner's games): (len(rows), N_ACTIONS) float32 greedy one-ply values, one
-    determinization each drawn from ``rng`` (:func:`electrify_env.engine.league.greedy_priors`);
+    determinization each drawn from ``rng`` (:func:`electrify_env.kernels.league.greedy_priors`);
     None for a network without a prior."""
     if net.prior == "none":
         return None
-    from electrify_env.engine.league import greedy_priors
+    from electrify_env.kernels.league import greedy_priors
 
     out = np.zeros((len(rows), N_ACTIONS), dtype=np.float32)
     if len(rows):

@@ -1,0 +1,152 @@
+"""The package's layers, and that every import goes one way (docs/architecture.md):
+
+    engine (rules) <- kernels (jitted bot code) <- core <- envs <- agents <- training <- play, cli
+
+A module may import its own layer and the layers below it, never one above, in any import that
+runs: at module level or inside a function (imports under ``if TYPE_CHECKING:`` never run and are
+not counted).  Within the core no import cycle runs at import time.  The one upward import
+allowed is the package facade's lazy ``electrify_env.env`` / ``raw_env`` (the PettingZoo env,
+loaded when first asked for).
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+#: repository folder -> the import name it installs as (pyproject.toml's package-dir)
+FOLDERS = {"electrify_env": "electrify_env", "agents": "electrify_env.agents",
+           "training": "electrify_env.training"}
+LAYERS = ["engine", "kernels", "core", "envs", "agents", "training", "top"]
+#: module-name prefix -> layer (longest prefix wins); any other electrify_env module is core
+PREFIXES = {"electrify_env.engine": "engine", "electrify_env.kernels": "kernels",
+            "electrify_env.envs": "envs", "electrify_env.agents": "agents",
+            "electrify_env.training": "training", "electrify_env.play": "top",
+            "electrify_env.cli": "top"}
+ALLOWED_UPWARD = {("electrify_env", "electrify_env.envs"), ("electrify_env", "electrify_env.envs.electrify_v0")}
+
+
+def layer_of(module: str) -> str:
+    best = max((p for p in PREFIXES if module == p or module.startswith(p + ".")), key=len, default=None)
+    return PREFIXES[best] if best else "core"
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for folder, name in FOLDERS.items():
+        for path in sorted((REPO / folder).rglob("*.py")):
+            rel = path.relative_to(REPO / folder).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            out[".".join([name, *parts])] = path
+    return out
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    t = node.test
+    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or \
+        (isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+
+
+def imports(module: str, path: Path) -> list[tuple[int, str, bool]]:
+    """``(line, imported module, at module level)`` of every import that can run."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    out = []
+
+    def visit(node, top: bool):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for sub in child.orelse:
+                    visit(ast.Module(body=[sub], type_ignores=[]), top)
+                continue
+            if isinstance(child, ast.Import):
+                out.extend((child.lineno, a.name, top) for a in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package.split(".")
+                    base = base[:len(base) - child.level + 1]
+                    target = ".".join(base + ([child.module] if child.module else []))
+                else:
+                    target = child.module or ""
+                subs = [f"{target}.{a.name}" for a in child.names]
+                if all(m in MODULES for m in subs):   # ``from . import describe``: those modules
+                    out.extend((child.lineno, m, top) for m in subs)
+                else:
+                    out.append((child.lineno, target, top))
+            nested = top and not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            visit(child, nested)
+
+    visit(tree, True)
+    return out
+
+
+MODULES = modules()
+
+
+def _ours(name: str) -> str | None:
+    """The module of ours that an import names (``electrify_env.game.Game`` -> the module)."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def test_every_module_is_in_a_layer_and_the_layers_are_visible_in_the_tree():
+    assert {layer_of(m) for m in MODULES} == set(LAYERS)
+    for folder in ("engine", "kernels", "render", "envs", "play"):
+        assert (REPO / "electrify_env" / folder / "__init__.py").is_file()
+
+
+def test_no_import_runs_against_the_layers():
+    bad = []
+    for module, path in MODULES.items():
+        mine = LAYERS.index(layer_of(module))
+        for line, name, _ in imports(module, path):
+            target = _ours(name)
+            if target is None or (module, target) in ALLOWED_UPWARD:
+                continue
+            if LAYERS.index(layer_of(target)) > mine:
+                bad.append(f"{path.relative_to(REPO)}:{line}: {layer_of(module)} module {module} "
+                           f"imports {target} ({layer_of(target)})")
+    assert not bad, "imports against the layers:\n" + "\n".join(bad)
+
+
+def test_the_core_has_no_import_cycle():
+    graph = {m: set() for m in MODULES if layer_of(m) == "core"}
+    for module in graph:
+        for _, name, top in imports(module, MODULES[module]):
+            target = _ours(name)
+            if top and target in graph and target != module and target != "electrify_env":
+                graph[module].add(target)
+    seen, stack, cycles = set(), [], []
+
+    def walk(m):
+        if m in stack:
+            cycles.append(stack[stack.index(m):] + [m])
+            return
+        if m in seen:
+            return
+        seen.add(m)
+        stack.append(m)
+        for n in sorted(graph[m]):
+            walk(n)
+        stack.pop()
+
+    for m in sorted(graph):
+        walk(m)
+    assert not cycles, "import cycles in the core: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+@pytest.mark.parametrize("src, expect", [
+    ("from ..agents import make_agent", "electrify_env.agents"),
+    ("def f():\n    from electrify_env.training.selfplay import train", "electrify_env.training.selfplay"),
+])
+def test_the_check_sees_relative_and_function_level_imports(tmp_path, src, expect):
+    """The checker itself: a relative import and one inside a function are both found."""
+    path = tmp_path / "x.py"
+    path.write_text(src)
+    found = [name for _, name, _ in imports("electrify_env.envs.x", path)]
+    assert expect in found
