@@ -97,9 +97,11 @@ def test_an_edited_engine_constant_takes_effect_wherever_the_cache_lives(tmp_pat
 
 # ---- the keying logic, without compiling ------------------------------------------------------
 def test_engine_functions_use_the_all_sources_locator():
-    """Every cached engine function in this process is located by EngineCacheLocator, whose
-    source stamp is the hash of all engine sources (not numba's per-file stamp)."""
-    from electrify_env.kernels import search, setup, step
+    """Every cached engine and kernel function in this process is located by
+    EngineCacheLocator, whose source stamp is the hash of all their sources (not numba's
+    per-file stamp)."""
+    from electrify_env.engine import setup, step
+    from electrify_env.kernels import search
 
     digest = NC.engine_source_digest()
     for fn in (setup.init_state, step.apply_action, search.paired_search):
@@ -117,6 +119,8 @@ def test_the_locator_claims_only_engine_files(tmp_path):
     assert NC.EngineCacheLocator.from_function(f, str(tmp_path / "user_code.py")) is None
     assert NC.EngineCacheLocator.from_function(f, str(REPO / "electrify_env" / "game.py")) is None
     loc = NC.EngineCacheLocator.from_function(f, str(NC.ENGINE_DIR / "setup.py"))
+    assert isinstance(loc, NC.EngineCacheLocator)
+    loc = NC.EngineCacheLocator.from_function(f, str(NC.KERNELS_DIR / "search.py"))
     assert isinstance(loc, NC.EngineCacheLocator)
 
 
@@ -139,6 +143,14 @@ def test_source_digest_changes_with_any_engine_file_and_only_then(tmp_path):
     (engine / "sub").mkdir()
     (engine / "sub" / "deep.py").write_text("Y = 2\n")         # and one in a sub-folder
     assert NC.engine_source_digest(engine) != base
+
+
+def test_the_default_digest_covers_the_kernels_too():
+    """The stamp of every cached function hashes the engine and the kernels together."""
+    both = NC.engine_source_digest()
+    assert both != NC.engine_source_digest(NC.ENGINE_DIR)
+    assert set(NC.JIT_DIRS) == {NC.ENGINE_DIR, NC.KERNELS_DIR}
+    assert {Path(f).parent for f, _, _ in NC._jit_files()} >= {NC.ENGINE_DIR, NC.KERNELS_DIR}
 
 
 def test_locator_classes_setting_keeps_the_engine_locator_first():
