@@ -7,10 +7,10 @@ Prints, on this machine, in one run (figures only, no assertion: machines here a
 1. sb3-contrib ``MaskablePPO`` on ``Electrify-Solo-v0`` (first_light) through the jitted vector
    env (``configs/ppo_solo.yaml``: 16 envs x 256 steps, 10 epochs, minibatch 512, the project's
    shared-layer extractor), for ``--sb3-steps`` decisions;
-2. electrify's own trainer (:mod:`electrify_env.training.selfplay`, ``configs/train_solo.yaml`` network and
+2. electrify's own trainer (:mod:`electrify_env.training.selfplay`, ``configs/electrify-solo-from-2p.yaml`` network and
    update) on the same task, for ``--steps`` decisions;
 3. the same trainer on 2-player self-play in the league (greedy, snapshots and the learner in
-   the other seats; ``configs/train_2p.yaml``): env steps (every seat's decisions) and learner
+   the other seats; ``configs/electrify-2p-from-scratch.yaml``): env steps (every seat's decisions) and learner
    decisions per second.
 
 Each figure is (decisions stepped) / (wall seconds of collecting + updating), after one warm-up
@@ -47,11 +47,11 @@ def sb3_rate(steps: int, threads: int = 1) -> float:
 
 
 def own_rate(n_players: int, steps: int, overrides: dict) -> tuple[float, float]:
-    """(env steps/s, learner decisions/s) of electrify_env.training.selfplay on ``configs/train_{solo,2p}``."""
+    """(env steps/s, learner decisions/s) of electrify_env.training.selfplay on ``configs/electrify-{solo-from-2p,2p-from-scratch}.yaml``."""
     from electrify_env.training.config import TrainConfig, load_config
     from electrify_env.training.selfplay import Trainer
 
-    path = "configs/train_solo.yaml" if n_players == 1 else "configs/train_2p.yaml"
+    path = "configs/electrify-solo-from-2p.yaml" if n_players == 1 else "configs/electrify-2p-from-scratch.yaml"
     cfg = load_config(path, TrainConfig, {"bc_steps": 0, "tensorboard": False, "progress_bar": False,
                                           "output_dir": "/tmp/electrify_bench_train", **overrides})
     tr = Trainer(cfg, log=lambda *a: None)

@@ -16,7 +16,7 @@
     electrify play --opponents greedy,mcts --seed 7
                                              play in the terminal (u undo, h hint, s FILE save)
     electrify agents                         list the agents (shipped policies too)
-    electrify train configs/train_2p.yaml [--set total_steps=200000]
+    electrify train configs/electrify-2p-from-scratch.yaml [--set total_steps=200000]
                                              train a policy (self-play league, or solo)
     electrify train --backend rllib configs/rllib_2p.yaml [--set iterations=5]
                                              multi-agent PPO on Ray RLlib (self-play)
@@ -339,11 +339,11 @@ def build_parser() -> argparse.ArgumentParser:
     ag = sub.add_parser("agents", help="list the registered agents (shipped policies too) and their parameters")
     ag.set_defaults(func=_cmd_agents)
     tr = sub.add_parser("train", help="train a policy: PPO with self-play and an opponent league, or solo "
-                                      "(training/selfplay.py; configs/train_*.yaml); or multi-agent PPO "
+                                      "(training/selfplay.py; configs/electrify-*.yaml); or multi-agent PPO "
                                       "on Ray RLlib (--backend rllib; configs/rllib_2p.yaml)")
     tr.add_argument("config", nargs="?", default=None,
                     help="YAML file filling electrify_env.training.config.TrainConfig (--backend rllib: RLlibConfig); "
-                         "a shipped config may be named without its folder: train_2p, train_4p, train_solo")
+                         "a shipped config may be named without its folder: electrify-2p, electrify-4p, electrify-solo")
     tr.add_argument("--backend", default="local", choices=("local", "rllib"),
                     help="local: electrify's own trainer (training/selfplay.py); rllib: multi-agent PPO on "
                          "Ray RLlib (training/rllib_selfplay.py; pip install -e \".[ray]\")")

@@ -158,24 +158,24 @@ def test_deeply_nested_yaml_gives_one_line(tmp_path):
 def test_a_folder_or_unreadable_path_gives_one_line(tmp_path):
     with pytest.raises(CardSetError, match=r": cannot read file \(Is a directory\)$"):
         load_card_set(tmp_path)
-    with pytest.raises(ConfigError, match=r"missing\.yaml: file not found \(shipped configs: .*train_2p.*\)$"):
+    with pytest.raises(ConfigError, match=r"missing\.yaml: file not found \(shipped configs: .*electrify-2p.*\)$"):
         load_config(tmp_path / "missing.yaml")
 
 
 def test_a_shipped_config_is_found_by_name_from_any_folder(tmp_path, monkeypatch):
-    """``electrify train train_2p`` (or ``configs/train_2p.yaml`` outside the repository, as from
+    """``electrify train electrify-2p`` (or ``configs/electrify-2p.yaml`` outside the repository, as from
     an installed wheel) reads the shipped config; a local file of that path wins."""
     from electrify_env.training.config import TrainConfig, resolve_config_path
     from electrify_env.paths import CONFIGS_DIR
 
     monkeypatch.chdir(tmp_path)
-    for name in ("train_2p", "train_2p.yaml", "configs/train_2p.yaml"):
-        assert resolve_config_path(name) == CONFIGS_DIR / "train_2p.yaml"
+    for name in ("electrify-2p", "electrify-2p.yaml", "configs/electrify-2p.yaml"):
+        assert resolve_config_path(name) == CONFIGS_DIR / "electrify-2p.yaml"
         assert load_config(name, TrainConfig).n_players == 2
     (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "train_2p.yaml").write_text("n_players: 4\n")
-    assert load_config("configs/train_2p.yaml", TrainConfig).n_players == 4
-    for bad in ("../configs/train_2p.yaml", "nope", "configs/nope.yaml"):
+    (tmp_path / "configs" / "electrify-2p.yaml").write_text("n_players: 4\n")
+    assert load_config("configs/electrify-2p.yaml", TrainConfig).n_players == 4
+    for bad in ("../configs/electrify-2p.yaml", "nope", "configs/nope.yaml"):
         with pytest.raises(ConfigError, match="file not found"):
             load_config(bad, TrainConfig)
 

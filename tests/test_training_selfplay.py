@@ -26,7 +26,7 @@ from electrify_env.agents.net import PolicyValueNet, load_policy, save_policy, t
 from electrify_env.training.selfplay import Trainer, potential, stream_gae, train, win_reward
 
 REPO = Path(__file__).resolve().parents[1]
-TRAIN_CONFIGS = sorted((REPO / "configs").glob("train_*.yaml"))
+TRAIN_CONFIGS = sorted((REPO / "configs").glob("electrify-*.yaml"))
 CARDS, _ = card_set_and_options(None, ())
 
 
@@ -100,8 +100,14 @@ def test_train_config_refuses_cross_field_mistakes():
 
 
 def test_shipped_train_configs_load():
-    assert {p.stem for p in TRAIN_CONFIGS} >= {"train_2p", "train_4p", "train_solo"}
-    players = {"train_2p": 2, "train_3p": 3, "train_4p": 4, "train_solo": 1}
+    shipped = {"electrify-2p": 2, "electrify-2p-net": 2, "electrify-3p": 3, "electrify-4p": 4,
+               "electrify-solo": 1}
+    assert {p.stem for p in TRAIN_CONFIGS} >= set(shipped)   # one config per shipped policy
+    for stem in shipped:
+        cfg = load_config(REPO / "configs" / f"{stem}.yaml", TrainConfig)
+        assert cfg.init_policy == f"policies/{stem}.pt"
+    players = {stem: n for stem in (p.stem for p in TRAIN_CONFIGS)
+               for prefix, n in shipped.items() if stem.startswith(prefix)}
     outs = set()
     for path in TRAIN_CONFIGS:
         cfg = load_config(path, TrainConfig)
@@ -109,20 +115,19 @@ def test_shipped_train_configs_load():
         outs.add(cfg.output_dir)
         assert cfg.to_dict() == dataclasses.asdict(cfg)
     assert len(outs) == len(TRAIN_CONFIGS)   # runs of different configs do not overwrite each other
-    tune = load_config(REPO / "configs" / "finetune_2p_net.yaml", TrainConfig)
+    tune = load_config(REPO / "configs" / "electrify-2p-net-sharpen.yaml", TrainConfig)
     assert tune.n_players == 2 and tune.init_policy == "policies/electrify-2p-net.pt" and tune.bc_steps == 0
-    assert tune.policy_temperature < 1 and tune.anchor_coef > 0 and tune.output_dir not in outs
-    mcts = load_config(REPO / "configs" / "finetune_2p_net_mcts.yaml", TrainConfig)
+    assert tune.policy_temperature < 1 and tune.anchor_coef > 0
+    mcts = load_config(REPO / "configs" / "electrify-2p-net-mcts.yaml", TrainConfig)
     assert mcts.init_policy == tune.init_policy and mcts.policy_temperature == tune.policy_temperature
     assert mcts.p_agent > 0 and mcts.league_agents == ["mcts:iters=36:top_k=3:horizon=2"]
-    assert mcts.output_dir not in outs | {tune.output_dir}
-    loose = load_config(REPO / "configs" / "finetune_2p_net_loose.yaml", TrainConfig)
+    loose = load_config(REPO / "configs" / "electrify-2p-net-loose.yaml", TrainConfig)
     assert loose.init_policy == tune.init_policy and loose.league_agents == mcts.league_agents
     assert 0 < loose.anchor_coef < mcts.anchor_coef and loose.learning_rate > mcts.learning_rate
-    assert loose.p_random > 0 and loose.output_dir not in outs | {tune.output_dir, mcts.output_dir}
-    quarter = load_config(REPO / "configs" / "finetune_2p_net_quarter.yaml", TrainConfig)
+    assert loose.p_random > 0
+    quarter = load_config(REPO / "configs" / "electrify-2p-net.yaml", TrainConfig)
     assert quarter.anchor_coef == loose.anchor_coef and quarter.p_agent == 0.25 > loose.p_agent
-    assert quarter.ema_decay > 0 and quarter.output_dir not in outs | {tune.output_dir, mcts.output_dir, loose.output_dir}
+    assert quarter.ema_decay > 0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -865,23 +870,23 @@ def test_config_base_chain(tmp_path):
     """``base: OTHER.yaml`` starts a config from another's fields (found beside the file, else a
     shipped config by name), the file's own fields over them, through a chain of bases; the
     shipped mcts configs set only what differs from the config before them."""
-    tune = load_config(REPO / "configs" / "finetune_2p_net.yaml", TrainConfig)
-    (tmp_path / "a.yaml").write_text("base: finetune_2p_net_loose.yaml\nseed: 41\n", encoding="utf-8")
+    tune = load_config(REPO / "configs" / "electrify-2p-net-sharpen.yaml", TrainConfig)
+    (tmp_path / "a.yaml").write_text("base: electrify-2p-net-loose.yaml\nseed: 41\n", encoding="utf-8")
     (tmp_path / "b.yaml").write_text("base: a.yaml\nepochs: 3\noutput_dir: runs/b\n", encoding="utf-8")
     b = load_config(tmp_path / "b.yaml", TrainConfig, {"epochs": 4})
-    loose = load_config(REPO / "configs" / "finetune_2p_net_loose.yaml", TrainConfig)
+    loose = load_config(REPO / "configs" / "electrify-2p-net-loose.yaml", TrainConfig)
     assert (b.seed, b.epochs, b.output_dir) == (41, 4, "runs/b")
     assert b.anchor_coef == loose.anchor_coef == 0.05 and b.init_policy == tune.init_policy
     assert b.value_warmup == 100_000 != tune.value_warmup     # set by the middle file of the chain
-    raw = (REPO / "configs" / "finetune_2p_net_loose.yaml").read_text(encoding="utf-8")
-    assert "\nbase: finetune_2p_net_mcts.yaml\n" in raw and "\ninit_policy:" not in raw
+    raw = (REPO / "configs" / "electrify-2p-net-loose.yaml").read_text(encoding="utf-8")
+    assert "\nbase: electrify-2p-net-mcts.yaml\n" in raw and "\ninit_policy:" not in raw
 
 
 @pytest.mark.parametrize("text, message", [
     ("base: 3\n", "base: must be a config file name, got 3"),
     ("base: nowhere.yaml\n", "nowhere.yaml: file not found"),
     ("base: loop.yaml\nseed: 1\n", "the chain of bases returns to this file"),
-    ("base: finetune_2p_net.yaml\nsede: 1\n", "unknown field 'sede' (did you mean 'seed'?)"),
+    ("base: electrify-2p-net-sharpen.yaml\nsede: 1\n", "unknown field 'sede' (did you mean 'seed'?)"),
 ])
 def test_config_base_errors(tmp_path, text, message):
     (tmp_path / "loop.yaml").write_text(text, encoding="utf-8")

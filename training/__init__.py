@@ -4,7 +4,7 @@ electrify's own trainer (the one the shipped policies come from):
 
 * :mod:`electrify_env.training.selfplay` -- PPO with self-play and an opponent league (learner, past snapshots,
   greedy, random), solo scenarios, imitation warm start of greedy and kickstarting;
-  ``electrify train configs/train_2p.yaml`` (``python -m electrify_env.training.selfplay CONFIG``);
+  ``electrify train configs/electrify-2p-from-scratch.yaml`` (``python -m electrify_env.training.selfplay CONFIG``);
 * :mod:`electrify_env.agents.net` -- the policy-value network and its file format (``.pt`` + ``.meta.json``);
 * :mod:`electrify_env.training.config` -- typed configs filled from ``configs/*.yaml`` (``TrainConfig``,
   ``RLlibConfig``);

@@ -349,8 +349,8 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
 
 def resolve_config_path(path: str | Path) -> Path:
     """The config file ``path`` names: ``path`` itself when it exists; otherwise a shipped config
-    of that name (``train_2p``, ``train_2p.yaml`` or ``configs/train_2p.yaml`` find
-    ``electrify_env.paths.CONFIGS_DIR / "train_2p.yaml"``, so an installed wheel trains from any
+    of that name (``electrify-2p``, ``electrify-2p.yaml`` or ``configs/electrify-2p.yaml`` find
+    ``electrify_env.paths.CONFIGS_DIR / "electrify-2p.yaml"``, so an installed wheel trains from any
     folder); otherwise ``path`` unchanged (reading it then fails naming it)."""
     from electrify_env.paths import CONFIGS_DIR
 
@@ -381,7 +381,7 @@ def resolve_policy_path(path: str | Path) -> Path:
 
 
 def shipped_configs() -> list[str]:
-    """Names of the training configs shipped in ``configs/`` (``train_2p``, ``ppo_solo``...)."""
+    """Names of the training configs shipped in ``configs/`` (``electrify-2p``, ``ppo_solo``...)."""
     from electrify_env.paths import CONFIGS_DIR
 
     return sorted(f.stem for f in CONFIGS_DIR.glob("*.yaml"))

@@ -3,7 +3,7 @@
 One file to read top to bottom (CleanRL style), over the jitted league runner
 (:mod:`electrify_env.kernels.league`), which steps ``num_envs`` games together and hands back the
 decision of whoever is to move in each.  ``electrify train CONFIG`` or
-``python -m electrify_env.training.selfplay --config configs/train_2p.yaml [--set field=value ...]``.
+``python -m electrify_env.training.selfplay --config configs/electrify-2p-from-scratch.yaml [--set field=value ...]``.
 
 1. **League.**  When a game starts, one seat (drawn) is the learner's; every other seat is drawn
    independently: the learner itself (``p_self``), the greedy bot (``p_greedy``, batched in
