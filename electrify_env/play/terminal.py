@@ -580,6 +580,10 @@ def add_arguments(ap: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the options of ``electrify play`` to ``ap`` (the ``electrify`` command's sub-parser
     or :func:`build_parser`'s)."""
     from electrify_env.agents import AGENTS
+    ap.add_argument("--level", default=None, metavar="NAME",
+                    help="opponents by difficulty: every bot seat plays the agent of that level "
+                         "(Beginner, Intermediate, Strong, Expert; configs/play/levels.yaml, "
+                         "measured in 2-player games)")
     ap.add_argument("--opponents", default=None, metavar="SPECS",
                     help="agent specs of the bots, comma-separated, one per seat after the people "
                          "(default for every seat left: trained where a shipped policy fits the "
@@ -635,9 +639,9 @@ def _seats_from_args(args: argparse.Namespace) -> list[str]:
             raise ArgumentProblem(option, str(err)) from None
 
     if args.seats is not None:
-        for option in ("--humans", "--opponents", "--players"):
-            if getattr(args, option[2:]) is not None:
-                raise ArgumentProblem(option, "give either --seats or --humans/--opponents/--players")
+        for option in ("--humans", "--opponents", "--players", "--level"):
+            if getattr(args, option[2:], None) is not None:
+                raise ArgumentProblem(option, "give either --seats or --humans/--opponents/--players/--level")
         seats = [check_spec("--seats", s) for s in _items(args.seats)]
         if not seats:
             raise ArgumentProblem("--seats", "give at least one seat")
@@ -645,9 +649,9 @@ def _seats_from_args(args: argparse.Namespace) -> list[str]:
     humans = 1 if args.humans is None else args.humans
     opponents = [check_spec("--opponents", s) for s in _items(args.opponents)]
     if args.solo:
-        if humans != 1 or opponents or args.players not in (None, 1):
+        if humans != 1 or opponents or args.players not in (None, 1) or getattr(args, "level", None):
             raise ArgumentProblem("--solo", "a solo scenario has one player: drop --humans, "
-                                            "--opponents and --players")
+                                            "--opponents, --players and --level")
         return [HUMAN]
     if not 0 <= humans <= 4:
         raise ArgumentProblem("--humans", f"must be 0..4, got {humans}")
@@ -661,6 +665,15 @@ def _seats_from_args(args: argparse.Namespace) -> list[str]:
         raise ArgumentProblem("--opponents", f"{n} players with {humans} person(s) need "
                                              f"{n - humans} opponent(s), got {len(opponents)}")
     fill = n - humans - len(opponents)
+    if getattr(args, "level", None) is not None:
+        if args.opponents is not None:
+            raise ArgumentProblem("--level", "give either --level or --opponents")
+        from .levels import load_levels
+        try:
+            spec = load_levels().spec(args.level, n)
+        except ValueError as err:
+            raise ArgumentProblem("--level", str(err)) from None
+        return [HUMAN] * humans + [spec] * fill
     return [HUMAN] * humans + opponents + ([_default_bot(args, n)] * fill if fill else [])
 
 

@@ -28,7 +28,8 @@ JSON API (every answer is JSON; ``token`` in the query string, the body, or ``X-
 
 =====================================  =========================================================
 ``GET  /api/meta``                     bots offered (registry names, shipped policies), the
-                                       default opponent per player count, scenarios, tech packs
+                                       difficulty levels and the default opponent per player
+                                       count, scenarios, tech packs
 ``GET  /api/games``                    the games kept (id, seats, round, over)
 ``POST /api/games``                    new game ``{seats, seed, scenario, tech_packs}`` ->
                                        ``{id, tokens: {seat: token}, state}`` (no seed: a fresh
@@ -288,7 +289,10 @@ def _meta() -> dict[str, Any]:
     for sid in list_scenarios():
         s = load_scenario(sid)
         scen.append({"id": s.id, "name": s.name, "gears": s.gears, "target": s.target})
+    from .levels import load_levels
+    levels = load_levels()
     return {"agents": bot_choices(), "default_opponent": {str(n): default_opponent(n) for n in (1, 2, 3, 4)},
+            "levels": {str(n): levels.for_players(n) for n in (1, 2, 3, 4)},
             "scenarios": scen, "tech_packs": tech_pack_names(), "max_players": 4}
 
 

@@ -35,10 +35,40 @@ function defaultBot(n, packs) {
   const want = META.default_opponent[String(n)];
   return botsFor(n, packs).some((a) => a.spec === want) ? want : "greedy";
 }
+function levelsFor(n, packs) {
+  // the difficulty levels measured for n players whose agent can play this game
+  const ok = new Set(botsFor(n, packs).map((a) => a.spec));
+  return ((META.levels || {})[String(n)] || []).filter((lv) => ok.has(lv.spec));
+}
+function levelRow() {
+  // "Opponents": a named level (its agent in every bot seat) or "choose each seat"
+  const n = parseInt($("players").value, 10);
+  const levels = levelsFor(n, packsChosen());
+  const sel = $("level"); const was = sel.value; sel.innerHTML = "";
+  for (const lv of levels) {
+    const o = document.createElement("option"); o.value = lv.spec;
+    o.textContent = `${lv.name} (${lv.spec})`; o.title = lv.about; sel.appendChild(o);
+  }
+  const o = document.createElement("option"); o.value = ""; o.textContent = "choose each seat by agent name";
+  sel.appendChild(o);
+  const pick = [...sel.options].some((x) => x.value === was) ? was
+    : (levels.find((lv) => lv.name === "Intermediate") || levels[0] || { spec: "" }).spec;
+  sel.value = pick;
+  const lv = levels.find((x) => x.spec === sel.value);
+  $("level-about").textContent = lv ? `${lv.about} Rated ${lv.rating.mu.toFixed(1)} \u00b1 ${lv.rating.sigma.toFixed(1)}.` : "";
+}
+function applyLevel() {
+  // put the chosen level's agent in every seat that is not a person
+  levelRow();
+  const spec = $("level").value;
+  if (!spec) return;
+  document.querySelectorAll("#seats select").forEach((s) => { if (s.value !== "human") s.value = spec; });
+}
 function seatRows() {
   const n = parseInt($("players").value, 10);
   const packs = packsChosen();
   $("scenario-label").hidden = n !== 1;
+  levelRow();
   const box = $("seats");
   const before = [...box.querySelectorAll("select")].map((s) => s.value);
   box.innerHTML = "";
@@ -53,7 +83,8 @@ function seatRows() {
       sel.appendChild(o);
     }
     const keep = before[i] !== undefined && opts.some((a) => a.spec === before[i]);
-    sel.value = keep ? before[i] : (i === 0 ? "human" : defaultBot(n, packs));
+    sel.value = keep ? before[i] : (i === 0 ? "human" : ($("level").value || defaultBot(n, packs)));
+    sel.onchange = () => { if (sel.value !== "human" && sel.value !== $("level").value) $("level").value = ""; levelRow(); };
     lab.appendChild(sel); box.appendChild(lab);
   }
 }
@@ -78,7 +109,9 @@ async function loadMeta() {
     lab.querySelector("input").onchange = seatRows;
     $("packs").appendChild(lab);
   }
+  $("level").onchange = applyLevel;
   seatRows();
+  applyLevel();
 }
 async function listGames() {
   const mine = stored();
