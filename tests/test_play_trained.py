@@ -164,6 +164,18 @@ def test_page_offers_registry_names_and_a_policy_as_soon_as_it_is_shipped(policy
     assert meta["default_opponent"] == {"1": "greedy", "2": "trained", "3": "greedy", "4": "greedy"}
 
 
+def test_a_level_played_by_a_policy_that_is_not_installed_is_not_offered(policy_dir, tmp_path):
+    from electrify_env.play.levels import load_levels
+    client = TestClient(build_app(tmp_path / "games"))
+    two = client.get("/api/meta").json()["levels"]["2"]
+    expert = load_levels().spec("Expert", 2)
+    assert expert.startswith("trained") and expert not in [lv["spec"] for lv in two]
+    assert [lv["name"] for lv in two] == ["Beginner", "Intermediate", "Strong"]
+    _save(policy_dir, 2)                                 # shipped while the server runs
+    two = client.get("/api/meta").json()["levels"]["2"]
+    assert [lv["name"] for lv in two][-1] == "Expert"
+
+
 def test_web_game_against_the_default_trained_opponent_to_the_end(shipped, tmp_path):
     app = build_app(tmp_path / "games")
     client = TestClient(app)

@@ -291,8 +291,10 @@ def _meta() -> dict[str, Any]:
         scen.append({"id": s.id, "name": s.name, "gears": s.gears, "target": s.target})
     from .levels import load_levels
     levels = load_levels()
-    return {"agents": bot_choices(), "default_opponent": {str(n): default_opponent(n) for n in (1, 2, 3, 4)},
-            "levels": {str(n): levels.for_players(n) for n in (1, 2, 3, 4)},
+    bots = bot_choices()
+    playable = {n: {b["spec"] for b in bots if n in b["players"]} for n in (1, 2, 3, 4)}
+    return {"agents": bots, "default_opponent": {str(n): default_opponent(n) for n in (1, 2, 3, 4)},
+            "levels": {str(n): levels.for_players(n, playable[n]) for n in (1, 2, 3, 4)},
             "scenarios": scen, "tech_packs": tech_pack_names(), "max_players": 4}
 
 
