@@ -124,7 +124,7 @@ class Game:
 
     Raises:
         InvalidArgumentError (a ValueError): an argument outside its range (see
-        :mod:`electrify_env.validation`); CardSetError / ScenarioError for files that do not load.
+            :mod:`electrify_env.validation`); CardSetError / ScenarioError for files that do not load.
     """
 
     def __init__(self, n_players: int | None = None, seed: int = 0,
@@ -229,7 +229,7 @@ class Game:
 
         Raises:
             IllegalActionError (a ValueError): the id is out of range, not an integer, or not
-            legal now; the message names the id and the pending decision; the state is unchanged.
+                legal now; the message names the id and the pending decision; the state is unchanged.
         """
         a = check_action(action)
         if self.state[L.S_TERMINAL]:

@@ -266,7 +266,8 @@ class PlaySession:
         card_set: a card-set path or CardSet, None for the base set.
 
     Raises:
-        PlayError / InvalidArgumentError (ValueErrors) naming the bad argument.
+        PlayError: a bad argument, named in the message (an InvalidArgumentError; both are
+            ValueErrors).
     """
 
     def __init__(self, n_players: int | None = None, seats: Sequence[str] | None = None,
