@@ -251,3 +251,25 @@ def test_docs_block_runs(page, i, block, tmp_path, capsys):
     for phrase, check in CHECKS.items():
         if phrase in block:
             check(ns, out, tmp_path)
+
+
+# ---- the griffe extensions of the API reference ------------------------------------------------
+def _docstrings_extension():
+    spec = importlib.util.spec_from_file_location("docs_griffe_docstrings", DOCS / "_griffe" / "docstrings.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_sphinx_roles_become_code_spans():
+    d = _docstrings_extension()
+    assert d.plain_roles("see :class:`~electrify_env.Game` and :func:`electrify_env.agent.resolve_agent`") == \
+        "see `Game` and `electrify_env.agent.resolve_agent`"
+    assert d.plain_roles("no role: `x`") == "no role: `x`"
+
+
+def test_interactive_examples_are_fenced():
+    d = _docstrings_extension()
+    text = "Intro.\n\n    >>> a = f(1)\n    2\n    >>> for x in y:\n    ...     g(x)\n\nAfter."
+    assert d.fence_doctests(text) == ("Intro.\n\n    ```pycon\n    >>> a = f(1)\n    2\n    >>> for x in y:\n"
+                                      "    ...     g(x)\n    ```\n\nAfter.")
