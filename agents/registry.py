@@ -186,8 +186,8 @@ SHIPPED = {1: "electrify-solo.pt", 2: "electrify-2p.pt", 3: "electrify-3p.pt", 4
 NETWORK_ONLY_2P = "electrify-2p-net.pt"
 """The shipped 2-player policy without a logit prior (``trained_2p_net``, distilled from
 :data:`SHIPPED` [2]'s network, prior and acquire critic by :mod:`electrify_env.training.distill`, then trained by
-PPO at policy temperature 0.3 with a KL anchor, ``configs/finetune_2p_net.yaml``, last with mcts in
-its league, ``configs/finetune_2p_net_mcts.yaml``): one forward
+PPO at policy temperature 0.3 with a KL anchor, ``configs/electrify-2p-net-sharpen.yaml``, last with mcts in
+its league, ``configs/electrify-2p-net.yaml``): one forward
 pass over the observation, nothing else; it also plays as an ``(observation, mask)`` callable."""
 SHIPPED_KINDS = (("trained_solo", "TrainedSolo", SHIPPED[1], "solo scenarios (every scenario)"),
                   ("trained_2p", "Trained2P", SHIPPED[2], "2-player games"),
