@@ -137,8 +137,21 @@ def test_action_table_is_the_layout():
 
 
 def test_env_pages_include_the_action_table():
-    for page in ("electrify-v0.md", "electrify-solo-v0.md", "electrify-aec.md"):
+    for page in ("electrify-v0.md", "electrify-solo-v0.md", "electrify-aec.md", "vector.md"):
         assert '--8<-- "docs/_snippets/actions.md"' in (DOCS / "envs" / page).read_text(), page
+
+
+def test_playing_levels_table_is_levels_yaml():
+    """The difficulty table of Playing is configs/play/levels.yaml: each level's 2-player agent,
+    its ordinal and win rate in the measured round robin, and the round robin's command."""
+    data = yaml.safe_load((ROOT / "configs" / "play" / "levels.yaml").read_text())
+    text = (DOCS / "playing.md").read_text()
+    rows = re.findall(r"^\| (\w+) \| `([^`]+)` \| (-?[\d.]+) \| ([\d.]+)% \|$", text, flags=re.M)
+    ratings = data["measured"][2]["ratings"]
+    want = [(lv["name"], lv["agents"][2], f"{ratings[lv['agents'][2]]['ordinal']:.2f}",
+             f"{100 * ratings[lv['agents'][2]]['win_rate']:.1f}") for lv in data["levels"] if 2 in lv["agents"]]
+    assert rows == want
+    assert data["measured"][2]["command"] in text
 
 
 @pytest.mark.parametrize("page", PAGES + SNIPPETS, ids=[p.relative_to(DOCS).as_posix() for p in PAGES + SNIPPETS])
