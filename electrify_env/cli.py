@@ -20,6 +20,10 @@
                                              train a policy (self-play league, or solo)
     electrify train --backend rllib configs/rllib_2p.yaml [--set iterations=5]
                                              multi-agent PPO on Ray RLlib (self-play)
+    electrify exploit trained_2p --steps 200000 --points 4 --games 400 --seed 7100
+                                             train a best response to a shipped policy and
+                                             measure its win rate against it along the run
+    electrify --version                      print the installed version
     electrify balance --agents greedy --players 4 --games 1600 --seed 5 --jobs 2
                                              balance report: points by source, seat fairness,
                                              match-ups, card purchases, sectors, game length
@@ -31,12 +35,16 @@
 Player counts (2-4), game counts (positive) and seeds (0..2**62-1) are checked with the same
 functions as ``Game`` and the environments (:mod:`electrify_env.validation`) before a command
 runs; a bad value prints the usage and one ``electrify CMD: error: argument --X: ...`` line and
-the exit status is 2.
+the exit status is 2.  A command whose optional dependencies are missing prints one line naming
+them and the extra that installs them (``pip install -e ".[arena]"`` in a source checkout,
+``pip install "electrify-env[arena]"`` from a wheel; :mod:`electrify_env.extras`) and exits 2
+before it does any work.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -223,6 +231,28 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return train_main(([args.config] if args.config else []) + [f"--set={x}" for x in args.set])
 
 
+EXPLOIT_DEFAULTS = {"steps": 200_000, "points": 4, "games": 400, "seed": 7100, "jobs": 1,
+                    "out": "runs/exploit"}
+"""The defaults of ``electrify exploit`` (those of :class:`electrify_env.training.exploit.ExploitConfig`;
+kept here so that the parser imports no training code)."""
+
+
+def _cmd_exploit(args: argparse.Namespace) -> int:
+    from electrify_env.training.exploit import ExploitConfig, ExploitError, policy_path, run_exploit
+
+    cfg = ExploitConfig(policy=args.policy, **{k: getattr(args, k) for k in EXPLOIT_DEFAULTS})
+    try:
+        cfg.validate()
+        policy_path(cfg.policy)
+    except ExploitError as err:
+        print(f"electrify exploit: error: {err}", file=sys.stderr)
+        return 2
+    report = run_exploit(cfg)
+    print(f"wrote {Path(cfg.out) / 'exploit.json'} and {Path(cfg.out) / 'exploit.png'} "
+          f"({len(report['points'])} points)")
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from .play.terminal import play
 
@@ -239,6 +269,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``electrify`` command."""
     ap = argparse.ArgumentParser(prog="electrify", description="Electrify: engine, demo and tools.")
+    ap.add_argument("--version", action="version", version=f"electrify-env {_version()}")
     sub = ap.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a complete game between random agents")
     demo.add_argument("--players", type=int, default=None, help="2-4 players (default 4; 1 with --solo)")
@@ -350,6 +381,17 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                     help="override a config field (YAML value), e.g. --set total_steps=200000")
     tr.set_defaults(func=_cmd_train)
+    ex = sub.add_parser("exploit", help="train a best response to a shipped trained policy and measure "
+                                        "how often it wins against it (training/exploit.py)")
+    ex.add_argument("policy", help="a shipped trained agent by name, e.g. trained_2p (`electrify agents`)")
+    for name, help_ in (("steps", "learner decisions of best-response training"),
+                        ("points", "networks kept and measured along the run"),
+                        ("games", "arena games of each kept network against the policy"),
+                        ("seed", "training seed (the arena uses seed + 1)"), ("jobs", "arena worker processes")):
+        ex.add_argument(f"--{name}", type=int, default=EXPLOIT_DEFAULTS[name],
+                        help=f"{help_} (default {EXPLOIT_DEFAULTS[name]})")
+    ex.add_argument("--out", default=EXPLOIT_DEFAULTS["out"], help=f"output folder (default {EXPLOIT_DEFAULTS['out']})")
+    ex.set_defaults(func=_cmd_exploit)
     rp = sub.add_parser("replay", help="replay an arena game move by move in the terminal")
     rp.add_argument("file", help="a games.jsonl of the arena, or a one-game JSON replay")
     rp.add_argument("--game", type=int, default=None, help="the game's index (default: the first)")
@@ -357,6 +399,16 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--delay", type=float, default=0.0, help="seconds between moves with --auto (0-60)")
     rp.set_defaults(func=_cmd_replay)
     return ap
+
+
+def _version() -> str:
+    """The installed version of electrify-env (``unknown`` when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("electrify-env")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _int_list(text: str) -> tuple[int, ...]:
@@ -446,9 +498,16 @@ def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentP
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``electrify`` console script.  Returns the exit status: 0 done, 1 a
     check failed (soak, cards validate), 2 bad input (printed as one argparse-style line; a
-    malformed command line exits 2 from argparse itself)."""
+    malformed command line exits 2 from argparse itself) or a missing optional dependency (one
+    line naming its extra, printed before the command does any work)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    from .extras import missing_extra
+
+    missing = missing_extra(args.command, getattr(args, "backend", None))
+    if missing is not None:
+        print(missing, file=sys.stderr)
+        return 2
     try:
         _check_arguments(args)
     except _ArgumentProblem as problem:

@@ -68,3 +68,40 @@ def test_layout_prints_every_table(capsys):
 def test_unknown_command_exits_with_usage(capsys):
     with pytest.raises(SystemExit):
         main(["nosuch"])
+
+
+def test_exploit_help_and_its_defaults(capsys):
+    from dataclasses import fields
+
+    from electrify_env.cli import EXPLOIT_DEFAULTS
+    from electrify_env.training.exploit import ExploitConfig
+
+    with pytest.raises(SystemExit) as exc:
+        main(["exploit", "--help"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0 and "usage: electrify exploit" in out
+    for opt in ("--steps", "--points", "--games", "--seed", "--jobs", "--out"):
+        assert opt in out
+    d = ExploitConfig(policy="")
+    assert EXPLOIT_DEFAULTS == {f.name: getattr(d, f.name) for f in fields(ExploitConfig) if f.name != "policy"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["exploit", "greedy"], "policy must be a shipped trained agent"),
+    (["exploit", "trained_2p_net", "--steps", "0"], "steps must be a positive integer"),
+    (["exploit", "trained_2p_net", "--steps", "3", "--points", "4"], "points must be at most steps"),
+    (["exploit", "nobody"], "policy: "),
+])
+def test_exploit_refuses_bad_options_in_one_line(argv, message, capsys, tmp_path):
+    code, out, err = run(capsys, *argv, "--out", str(tmp_path / "x"))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith("electrify exploit: error: ") and message in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_exploit_refuses_a_malformed_number(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["exploit", "trained_2p_net", "--steps", "many"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.strip().splitlines()[-1] == \
+        "electrify exploit: error: argument --steps: invalid int value: 'many'"
