@@ -539,8 +539,9 @@ def check_agent_specs(specs, probe) -> None:
         if parsed.name == "ppo":
             from .ppo import check_policy_file
 
-            check_policy_file(parsed.params.get("path", ""), n_players=probe.n_players,
-                              card_set_hash=probe.cards.hash)
+            if check_policy_file(parsed.params.get("path", ""), n_players=probe.n_players,
+                                 card_set_hash=probe.cards.hash) is None:
+                parsed.build()   # a plain sb3-contrib zip: loading it checks its spaces
         else:
             try:
                 parsed.build()
