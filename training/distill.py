@@ -118,6 +118,7 @@ def run(args) -> None:
 
     from electrify_env.agents.net import as_saved, compute_prior, lineage, load_policy, save_policy
     from .selfplay import Games, evaluate_policy, greedy_act, greedy_weights
+    from .progress import advance
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -249,7 +250,7 @@ def run(args) -> None:
                "agreement": round(agree / max(agree_n, 1), 4), "critic_decisions": critic_n}
         with open(log_path, "a") as f:
             f.write(json.dumps(rnd) + "\n")
-        bar.update(size)
+        advance(bar, size)
         bar.set_postfix(ce=f"{rnd['ce']:.3f}", agree=f"{rnd['agreement']:.3f}")
     bar.close()
     best = max(history, key=lambda r: r["win_rate"])

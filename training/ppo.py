@@ -29,6 +29,8 @@ def _progress_callback(total: int):
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
+    from .progress import advance
+
     class Progress(BaseCallback):
         """Advance a tqdm bar by the number of envs at every vector step."""
 
@@ -36,7 +38,7 @@ def _progress_callback(total: int):
             self.bar = tqdm(total=total, unit="step", dynamic_ncols=True, file=sys.stderr)
 
         def _on_step(self) -> bool:
-            self.bar.update(self.training_env.num_envs)
+            advance(self.bar, self.training_env.num_envs)   # the last rollout may pass ``total``
             return True
 
         def _on_training_end(self) -> None:

@@ -63,6 +63,7 @@ from electrify_env.envs._common import card_set_and_options, scenario_list, scen
 from electrify_env.validation import IllegalActionError
 
 from .config import ConfigError, TrainConfig, load_config, parse_overrides, resolve_policy_path
+from .progress import advance
 from electrify_env.agents.net import PolicyValueNet, compute_prior, lineage, load_policy, save_policy, transfer_weights
 
 CTRL_LEARNER = 0
@@ -998,7 +999,7 @@ def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
             tr.bc_done += added
             tr.train_seconds += time.perf_counter() - t0
             if bar is not None:
-                bar.update(added)
+                advance(bar, added)
                 bar.set_postfix(phase="imitation", il=f"{stats['imitation_loss']:.3f}")
             if tr.bc_done >= next_eval or tr.bc_done >= cfg.bc_steps:
                 next_eval = tr.bc_done + cfg.eval_every
@@ -1021,7 +1022,7 @@ def train(cfg: TrainConfig, log=print) -> dict[str, Any]:
         tr.steps += added
         tr.train_seconds += time.perf_counter() - t0
         if bar is not None:
-            bar.update(added)
+            advance(bar, added)
             wr = tr.league.win_rate.get("greedy")
             wa = tr.league.win_rate.get(f"agent:{cfg.league_agents[0]}") if cfg.league_agents else None
             bar.set_postfix(phase="rl", ent=f"{stats['entropy']:.2f}",
