@@ -39,7 +39,7 @@ if settings is not None:
     register_fuzz_profiles()
 
 
-# ---- Ray (issue 12): one local Ray per test session, shared by every Ray test ---------------
+# ---- Ray: one local Ray per test session, shared by every Ray test ---------------
 RAY_TEST_CPUS = 2
 RAY_OBJECT_STORE_BYTES = 200 * 1024 * 1024
 

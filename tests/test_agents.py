@@ -220,7 +220,7 @@ def check_solo_result(g: Game) -> dict:
 @pytest.mark.parametrize("scenario", ["first_light", "steady_current"])
 def test_greedy_wins_easy_solo_scenarios_that_random_never_wins(scenario):
     """On the same twelve deals, greedy reaches the scenario's target in at least 9 (measured on
-    the issue-9 card set: 9 and 11 of 12, final scores 5-59, mean 35 and 32, against targets 18
+    the default card set: 9 and 11 of 12, final scores 5-59, mean 35 and 32, against targets 18
     and 20; greedy has bad deals where it never fulfils a demand) and random never does (0-2)."""
     greedy = [check_solo_result(solo_game("greedy", scenario, seed)) for seed in range(9, 21)]
     rand = [check_solo_result(solo_game("random", scenario, seed)) for seed in range(9, 21)]

@@ -1,6 +1,6 @@
 """Copies of every env (pickle, copy.deepcopy, cloudpickle) are independent working envs that
 play on exactly as the original: same observations, masks, rewards and terminations for the
-same actions, and stepping one never moves the other (issue 8, defect 6).  Also SuperSuit's
+same actions, and stepping one never moves the other.  Also SuperSuit's
 vectorisers, which build their envs from cloudpickle copies."""
 import copy
 import pickle

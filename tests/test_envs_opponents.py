@@ -1,5 +1,4 @@
-"""``Electrify-v0`` with registered agents as opponents (issue 10, "Opponents with an engine
-view"): agent objects and registry specs, alone or mixed with callables, reproducible from
+"""``Electrify-v0`` with registered agents as opponents (opponents with an engine view): agent objects and registry specs, alone or mixed with callables, reproducible from
 ``reset(seed=...)``, copied whole, and never shown more than their own seat's information set."""
 import copy
 import pickle

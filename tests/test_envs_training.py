@@ -144,9 +144,9 @@ def test_train_solo_with_dummy_vec_env(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="on the retuned card set (issue 9) research spaces give no points, and the "
-                          "shipped MaskablePPO config does not find demand play: 2.05 vs random 1.02 "
-                          "after 303k steps (README, PPO); issue 10 brings the training that learns it")
+                   reason="on the card set research spaces give no points, and the shipped MaskablePPO "
+                          "config does not find demand play: 2.05 vs random 1.02 after 303k steps; "
+                          "the project's own trainer (training/selfplay.py) learns it")
 def test_solo_policy_learns_to_beat_random(tmp_path):
     """Learnability guard (about two minutes): 60,000 steps of the shipped config on first_light
     already score far above the random agent on the same 100 games."""

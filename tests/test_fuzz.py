@@ -1,4 +1,4 @@
-"""Property-based fuzzing of the public surface (issue 8, "Fuzzing, as a figure").
+"""Property-based fuzzing of the public surface (its figure: docs/reliability.md).
 
 The rule every property checks: an input either works or raises the documented error class (a
 ``ValueError`` subclass with a one-line message), and the process never dies.
@@ -294,7 +294,7 @@ def one_line(err: BaseException) -> str:
     return msg
 
 
-# Findings of this fuzzer in files that other engineers own (issue 8).  Each is pinned by a
+# Findings of this fuzzer in files that other engineers own.  Each is pinned by a
 # strict xfail test ``test_finding_<name>`` at the end of this file (it fails the day the finding
 # is fixed: then delete the entry and the test's xfail marker); until then the properties let
 # exactly these through.  None is open now: the six found so far (vector actions numpy cannot read,
@@ -540,7 +540,7 @@ def check_save_state(case) -> None:
 
 @fuzz("save_state")
 @given(case=save_state_cases)
-@example(case=(0, [("set", L.S_SP, False, 10**6)], "dict"))            # issue 8: segfaulted
+@example(case=(0, [("set", L.S_SP, False, 10**6)], "dict"))            # found by this fuzzer: segfaulted
 @example(case=(0, [("set", L.S_SP, False, 2**63)], "json"))
 def test_fuzz_save_state(case):
     """Any edit of a save's state entries is refused by the loader or gives a working game."""
@@ -825,7 +825,7 @@ def check_game_step(case) -> None:
 
 @fuzz("game_step")
 @given(case=game_step_cases)
-@example(case=(0, ("raw", 2**63), "step"))                              # issue 8: OverflowError
+@example(case=(0, ("raw", 2**63), "step"))                              # found by this fuzzer: OverflowError
 @example(case=(0, ("raw", np.uint64(2**64 - 1)), "step"))
 @example(case=(0, ("legal", 0, "bool"), "step"))
 @example(case=(0, ("legal", 0, "float"), "unchecked"))
@@ -1085,9 +1085,9 @@ def check_game_args(kwargs) -> None:
 
 @fuzz("game_args")
 @given(kwargs=game_args_cases)
-@example(kwargs={"n_players": 5})                                        # issue 8: segfaulted in soak
+@example(kwargs={"n_players": 5})                                        # found by this fuzzer: segfaulted in soak
 @example(kwargs={"seed": 2**63})
-@example(kwargs={"tech_packs": "grid"})                                  # issue 8: "unknown tech pack 'g'"
+@example(kwargs={"tech_packs": "grid"})                                  # found by this fuzzer: "unknown tech pack 'g'"
 @example(kwargs={"n_players": 2, "tech_packs": ("grid", "grid")})
 @example(kwargs={"scenario": "first_light", "n_players": 2})
 def test_fuzz_game_args(kwargs):
@@ -1658,7 +1658,7 @@ def check_cli(case) -> None:
 
 @fuzz("cli")
 @given(case=cli_cases)
-@example(case=(["soak"], ["--games", "2", "--players", "5"], [], None))   # issue 8: segfaulted
+@example(case=(["soak"], ["--games", "2", "--players", "5"], [], None))   # found by this fuzzer: segfaulted
 @example(case=(["soak"], ["--games", "-5"], [], None))
 @example(case=(["soak"], ["--games", "1", "--seed", str(2**63)], [], None))
 @example(case=(["arena", "--quiet"], ["--agents", "mcts:ms=inf,random", "--games", "2", "--out", "-"], [], None))

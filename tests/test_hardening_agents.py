@@ -1,5 +1,4 @@
-"""Hostile inputs to the agents, the arena and the replays (issue 8, defect 5 and the agent /
-arena items of defect 7): every agent parameter finite and in range, the arena checks its
+"""Hostile inputs to the agents, the arena and the replays: every agent parameter finite and in range, the arena checks its
 output folder, scenarios, tech packs and policies before the first game, scenario files work
 in a solo arena, and folders or corrupt files give one-line errors naming the file."""
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Bad arguments at every entry point (issue 8, defect 2, and tech_packs="grid" of defect 7):
+"""Bad arguments at every entry point (and a tech pack string such as tech_packs="grid"):
 player counts, game counts, seeds and action ids are checked by one set of functions
 (:mod:`electrify_env.validation`) with one message each, in ``Game``, the CLI, soak runs and
-the environments.  ``electrify soak --players 5`` used to run 5-player games out of bounds
-(a segfault); ``Game.step(2**63)`` raised OverflowError; ``Game(tech_packs="grid")`` looked for
-a pack named ``g``."""
+the environments.  Pinned cases: ``electrify soak --players 5`` is refused (not run out of
+bounds), ``Game.step(2**63)`` raises the documented error (not OverflowError), and
+``Game(tech_packs="grid")`` names the string (not a pack ``g``)."""
 from __future__ import annotations
 
 import subprocess

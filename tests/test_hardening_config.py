@@ -1,4 +1,4 @@
-"""Config files as a hostile user writes them (issue 8, defect 7): duplicate keys, YAML syntax and
+"""Config files as a hostile user writes them: duplicate keys, YAML syntax and
 encoding errors, and every training hyper-parameter out of range are refused at load with one line
 naming the file (or the field), in the error class of whatever is being loaded."""
 from __future__ import annotations

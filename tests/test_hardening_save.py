@@ -1,4 +1,4 @@
-"""Loading saves safely (issue 8, defect 1): every edited or malformed save is refused with
+"""Loading saves safely: every edited or malformed save is refused with
 InvalidSaveError naming the field, before any jitted code sees the state; valid saves of every
 kind round-trip.
 

@@ -1,5 +1,4 @@
-"""Where numba's compiled engine code is cached, and that it never goes stale (issue 8, defects 3
-and 4).
+"""Where numba's compiled engine code is cached, and that it never goes stale.
 
 numba keys a cached function on its own source file only, but the engine's functions read
 constants from ``layout.py`` and call each other across files.  ``electrify_env._numba_cache``

@@ -1,4 +1,4 @@
-"""RLlib (issue 12): the ``MultiAgentEnv`` adapter (``electrify_env/envs/rllib.py``), the RLlib
+"""RLlib: the ``MultiAgentEnv`` adapter (``electrify_env/envs/rllib.py``), the RLlib
 module around ``PolicyValueNet`` (``training/rllib_module.py``), ``RLlibConfig`` and a tiny
 multi-agent PPO run (``training/rllib_selfplay.py``) whose exported policy plays an arena game.
 

@@ -1,5 +1,5 @@
 """The greedy evaluation (kernels/search.py) of a player must not change when another
-player's action ends the round (issue 9, seat advantage).
+player's action ends the round (a seat advantage otherwise).
 
 Why it matters: the last seat's final decision of every round (Fulfill: pass) leads to the Plan
 step of the next round, where no one has dialled yet.  The old evaluation took one round of

@@ -24,10 +24,8 @@ def _cfg(tmp_path, **kw) -> TrainConfig:
 def test_trainer_learns_demand_play_on_first_light(tmp_path):
     """Random scores about 1 point on first_light, where points come only from fulfilled demands;
     200k decisions (100k imitated, 100k RL) must reach 6 on average.  Measured on the retuned card
-    set (2026-12-04): 8.5 after the imitation, 11.2 after the RL (the same before and after the
-    fifteenth session); runs annealed over 200k and 600k RL decisions had 9.5 and 12.1 at this
-    point and 11.8-15.3 later.  The bar of 15, set on the first card set, failed back to the
-    commit that added it (13.8)."""
+    set: 8.5 after the imitation, 11.2 after the RL; runs annealed over 200k and 600k RL
+    decisions had 9.5 and 12.1 at this point and 11.8-15.3 later."""
     out = train(_cfg(tmp_path, n_players=1, scenario="first_light"), log=lambda *_: None)
     last = out["curve"][-1]
     assert last["mean_points"] >= 6, out["curve"]

@@ -29,7 +29,7 @@ the mover's information set, :func:`electrify_env.kernels.afterstate.mover_after
 and it plays the best; the label there is ``--critic-weight`` on that choice plus the rest of the
 weight on the softmax, and the decision counts ``--critic-loss-weight`` times in the loss
 (``--critic-weight 0`` ignores the critics: the teacher plays and labels with its network and
-prior alone, as before the sixteenth session):
+prior alone):
 
     python -m electrify_env.training.distill --teacher policies/electrify-2p.pt --init policies/electrify-2p-net.pt \\
         --out runs/distill2p --decisions 20000000

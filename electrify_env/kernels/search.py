@@ -518,9 +518,9 @@ def evaluate(S, T, q, W, tally, scratch):
     # Only a sector already dialled (valued above as this round's charge) takes the coming round
     # out of the future: at the Plan step that follows the last turn of a round nobody has
     # dialled yet, and every player still has all the rounds after the current one ahead, as
-    # they had a moment before.  (Counting one round less there made ending the turn look
-    # worse than any other action for the last seat only, which then dumped its hand and grid
-    # into research every round: a seat bias of the greedy, issue 9.)
+    # they had a moment before.  (Counting one round less there would make ending the turn look
+    # worse than any other action for the last seat only, which would then dump its hand and
+    # grid into research every round: a seat bias; tests/test_search.py checks it.)
     fc = _future_charges(S, plan_phase and S[qb + P_PLAN] >= 0)
     if fc > 0:
         if rs >= 0:

@@ -79,10 +79,9 @@ FAST_MCTS = "mcts:iters=36:top_k=3:horizon=2"
 """The arena's mcts, offered beside the plain ``mcts`` defaults."""
 GUIDED_MCTS = FAST_MCTS + ":guide=trained"
 """The arena's mcts guided by the shipped policy of the game's player count (the policy picks
-its candidates and plays its unsearched moves), offered where a policy is shipped: the strongest
-bot measured in 2-player and solo games (README.md, Agents: 70.5% of 400 2-player games against
-the arena's mcts, with the 2-player file shipped before 2026-12-03 as guide; at or above mcts on
-every solo scenario); not measured in 3- and 4-player games."""
+its candidates and plays its unsearched moves), offered where a policy is shipped: at or above
+the arena's mcts on every solo scenario (docs/agents.md); its strength in 2-, 3- and 4-player
+games with the shipped guides is not measured."""
 BOT_DOCS = {
     # time per move in PlaySession.step_bot, measured on 2 shared cores (mean per move; the
     # most CPU time of one move, in 4-player games with both tech packs, the heaviest case):
@@ -92,11 +91,11 @@ BOT_DOCS = {
                "(13-34 ms a move on average, at most 181 ms)",
     "mcts": "mcts with its defaults: 48 rollouts 1 round deep over the greedy's best 5 "
             "(5-23 ms a move on average, at most 167 ms)",
-    # GUIDED_MCTS measured 2026-12-03 with a benchmark on the other core (FAST_MCTS in the same
+    # GUIDED_MCTS measured with benchmarks/play_bot_times.py on 2 shared cores (FAST_MCTS in the same
     # run: 26.1 / 169.7 ms in 2-player games, 41.0 / 244.1 ms in 4-player ones): about twice
     # FAST_MCTS, and over the 200 ms budget on its heaviest 4-player moves.
     GUIDED_MCTS: "the arena's mcts with the shipped trained policy choosing its 3 candidates and its "
-                 "other moves: the strongest bot measured in 2-player and solo games "
+                 "other moves: at or above mcts on every solo scenario "
                  "(49-75 ms a move on average, at most 324 ms)",
 }
 
