@@ -253,6 +253,28 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_ladder(args: argparse.Namespace) -> int:
+    from electrify_env.agents.ladder import LadderError, load_ladder_config, run_ladder
+
+    try:
+        cfg = load_ladder_config(args.config, pool=_items(args.pool) or None, games=args.games,
+                                 seed=args.seed, jobs=args.jobs, out=None if args.out == "-" else args.out,
+                                 progress=not args.quiet, backend=args.backend, address=args.address)
+    except LadderError as err:
+        print(f"electrify ladder: error: {err}", file=sys.stderr)
+        return 2
+    if args.pool or args.games is not None or args.seed is not None:
+        cfg.source = None                 # the printed command names the overrides
+    res = run_ladder(cfg)
+    for r in res["rows"]:
+        print(f"{r['rank']:>3} {r['agent']:<52} {r['mu']:7.2f} [{r['mu_low']:6.2f}, {r['mu_high']:6.2f}] "
+              f"ordinal {r['ordinal']:7.2f}  win {100 * r['win_rate']:5.1f}%  {r['ms_per_move']:7.2f} ms/move")
+    print(f"\n{sum(r['games'] for r in res['rows']) // 2} games in {res['wall_seconds']:.1f} s ({res['command']})")
+    for f in res["files"]:
+        print(f"wrote {f}")
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from .play.terminal import play
 
@@ -392,6 +414,17 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"{help_} (default {EXPLOIT_DEFAULTS[name]})")
     ex.add_argument("--out", default=EXPLOIT_DEFAULTS["out"], help=f"output folder (default {EXPLOIT_DEFAULTS['out']})")
     ex.set_defaults(func=_cmd_exploit)
+    ld = sub.add_parser("ladder", help="round robin of a fixed pool of agents, rated (configs/ladder/): "
+                                       "the table and plot of the docs, the ratings of the difficulty levels")
+    ld.add_argument("--config", default=None, help="a ladder file (default configs/ladder/electrify-2p.yaml)")
+    ld.add_argument("--pool", default=None, help="comma-separated agent specs instead of the file's pool")
+    ld.add_argument("--games", type=int, default=None, help="games per pairing (even; default: the file's)")
+    ld.add_argument("--seed", type=int, default=None, help="master seed (default: the file's)")
+    ld.add_argument("--jobs", type=int, default=1, help="worker processes (results do not depend on it)")
+    ld.add_argument("--out", default="ladder_out", help="output folder, or - to write nothing (default ladder_out)")
+    ld.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_backend_arguments(ld)
+    ld.set_defaults(func=_cmd_ladder)
     rp = sub.add_parser("replay", help="replay an arena game move by move in the terminal")
     rp.add_argument("file", help="a games.jsonl of the arena, or a one-game JSON replay")
     rp.add_argument("--game", type=int, default=None, help="the game's index (default: the first)")

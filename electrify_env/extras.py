@@ -50,6 +50,7 @@ COMMAND_NEEDS: dict[str, Need] = {
     "teacher-data": Need((), ()),
     "arena": _ARENA,
     "balance": _ARENA,
+    "ladder": _ARENA,
     # the terminal game's default opponent is the shipped trained policy (a torch network)
     "play": Need(("torch",), ("web",)),
     "serve": Need(("starlette", "uvicorn", "PIL", "torch"), ("web",)),

@@ -19,6 +19,7 @@ ARGV = {
     "teacher-data": ["teacher-data", "--games", "1"], "arena": ["arena", "--agents", "random,greedy"],
     "balance": ["balance", "--agents", "greedy"], "play": ["play"], "serve": ["serve"],
     "train": ["train", "electrify-2p"], "exploit": ["exploit", "trained_2p"],
+    "ladder": ["ladder", "--games", "2"],
 }
 FUNCS = {"teacher-data": "_cmd_teacher_data"}
 
