@@ -1,0 +1,10 @@
+"""The Gizmos rules engine: pure jitted functions over one int64 state array.
+
+Modules, one per concern (named ``gz_*`` so that their compiled caches never share a name with
+another engine's): ``gz_layout`` (every offset and code), ``gz_rng``, ``gz_energy`` (dispenser,
+row, storage), ``gz_board`` (decks, display, archive, limits), ``gz_triggers`` (events),
+``gz_pick``, ``gz_file``, ``gz_build``, ``gz_pay`` (payments and converters), ``gz_research``,
+``gz_chain`` (waiting machines and their effects), ``gz_turn``, ``gz_setup``, ``gz_scoring``,
+``gz_masks``, ``gz_step`` (dispatcher), ``gz_playout`` (random play).  Ruling ids (G1-G25)
+refer to ``docs/gizmos/rules.md``.
+"""

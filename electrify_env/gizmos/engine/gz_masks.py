@@ -1,0 +1,123 @@
+"""The legal-action mask (G5, G23).  ``step`` accepts exactly the ids this mask holds: both use
+the same legality predicates of the phase modules."""
+import numpy as np
+from numba import njit
+
+from .gz_board import display_card
+from .gz_build import archive_build_ok, display_build_ok, build_ok
+from .gz_chain import offered
+from .gz_energy import pbase, pick_ok
+from .gz_file import can_file, file_slot_ok
+from .gz_layout import (
+    A_BUILD, A_BUILD_ARCH, A_CONFIRM, A_CONVERT, A_FILE, A_PASS, A_PICK, A_RES_BUILD, A_RES_FILE,
+    A_RESEARCH, A_SPEND, A_USE, MAX_BUILT, MAX_DISPLAY, MAX_OPTS, N_COLOURS, N_DECKS, NO_CARD,
+    P_ARCH, P_ARCH_N, P_BUILT_N, PH_CHAIN, PH_EFFECT_FILE, PH_EFFECT_PICK, PH_EFFECT_RESEARCH,
+    PH_FREE_BUILD, PH_MAIN, PH_PAY, PH_RESEARCH, S_CUR, S_DECK_N, S_EFF_FIRST, S_PHASE, S_RES,
+    S_RES_N, S_TERMINAL, SRC_RESEARCH, T_LEVEL,
+)
+from .gz_pay import pay_step_ok, pay_tables
+from .gz_research import research_ok
+
+
+@njit(cache=True)
+def fill_mask(S, T, mask):
+    """Write 1 at every legal action id of the pending decision into ``mask`` (uint8, length
+    N_ACTIONS), 0 elsewhere; return the number of legal ids (0 only once the game is over)."""
+    mask[:] = 0
+    if S[S_TERMINAL]:
+        return 0
+    pb = pbase(S[S_CUR])
+    ph = S[S_PHASE]
+    n = 0
+    if ph == PH_MAIN:
+        for x in range(N_DECKS * MAX_DISPLAY):
+            if file_slot_ok(S, T, pb, x):
+                mask[A_FILE + x] = 1
+                n += 1
+            if display_build_ok(S, T, pb, x):
+                mask[A_BUILD + x] = 1
+                n += 1
+        for c in range(N_COLOURS):
+            if pick_ok(S, pb, c):
+                mask[A_PICK + c] = 1
+                n += 1
+        for i in range(S[pb + P_ARCH_N]):
+            if archive_build_ok(S, T, pb, i):
+                mask[A_BUILD_ARCH + i] = 1
+                n += 1
+        for d in range(N_DECKS):
+            if research_ok(S, pb, d):
+                mask[A_RESEARCH + d] = 1
+                n += 1
+        if n == 0:
+            mask[A_PASS] = 1          # G5: none of the four is legal
+            n = 1
+    elif ph == PH_PAY:
+        kinds = np.zeros(MAX_OPTS, dtype=np.int64)
+        cols = np.zeros(MAX_OPTS, dtype=np.int64)
+        no = pay_tables(S, T, pb, kinds, cols)
+        for c in range(N_COLOURS):
+            if pay_step_ok(S, T, pb, 0, c, kinds, cols, no):
+                mask[A_SPEND + c] = 1
+                n += 1
+        for o in range(no):
+            if pay_step_ok(S, T, pb, 1, o, kinds, cols, no):
+                mask[A_CONVERT + o] = 1
+                n += 1
+        if pay_step_ok(S, T, pb, 2, 0, kinds, cols, no):
+            mask[A_CONFIRM] = 1
+            n += 1
+    elif ph == PH_RESEARCH:
+        mask[A_PASS] = 1
+        n = 1
+        filing = can_file(S, pb)
+        for i in range(S[S_RES_N]):
+            card = S[S_RES + i]
+            if build_ok(S, T, pb, card, SRC_RESEARCH):
+                mask[A_RES_BUILD + i] = 1
+                n += 1
+            if filing:
+                mask[A_RES_FILE + i] = 1
+                n += 1
+    elif ph == PH_CHAIN:
+        mask[A_PASS] = 1
+        n = 1
+        for j in range(S[pb + P_BUILT_N]):
+            if offered(S, T, pb, j):
+                mask[A_USE + j] = 1
+                n += 1
+    elif ph == PH_EFFECT_PICK:
+        if S[S_EFF_FIRST] == 0:
+            mask[A_PASS] = 1          # G19: the second Pick may be declined
+            n = 1
+        for c in range(N_COLOURS):
+            if pick_ok(S, pb, c):
+                mask[A_PICK + c] = 1
+                n += 1
+    elif ph == PH_EFFECT_FILE:
+        for x in range(N_DECKS * MAX_DISPLAY):
+            if file_slot_ok(S, T, pb, x):
+                mask[A_FILE + x] = 1
+                n += 1
+    elif ph == PH_EFFECT_RESEARCH:
+        for d in range(N_DECKS):
+            if research_ok(S, pb, d):
+                mask[A_RESEARCH + d] = 1
+                n += 1
+    elif ph == PH_FREE_BUILD:
+        if S[pb + P_BUILT_N] < MAX_BUILT:
+            for x in range(MAX_DISPLAY):
+                if display_card(S, T, 0, x) != NO_CARD:
+                    mask[A_BUILD + x] = 1
+                    n += 1
+            for i in range(S[pb + P_ARCH_N]):
+                if T[T_LEVEL + S[pb + P_ARCH + i]] == 1:
+                    mask[A_BUILD_ARCH + i] = 1
+                    n += 1
+    return n
+
+
+def new_mask():
+    """A scratch mask buffer for ``fill_mask`` / ``step_checked``."""
+    from .gz_layout import N_ACTIONS
+    return np.zeros(N_ACTIONS, dtype=np.uint8)

@@ -1,0 +1,276 @@
+"""Paying for a build with marbles and converters (G11, G12).
+
+A payment is a multiset ``M`` of stored marbles and a set ``O`` of converter options.  It is
+*feasible* when the marbles, sent through the options (each at most once, chained in any order:
+an option's output may feed another option), yield at least the cost in the card's colour (any
+mix for a card of colour "any").  The payments offered are the *minimal* feasible ones: no marble
+and no option can be left out (a payment that spends a subset of another's marbles with a subset
+of its options dominates it).  Feasibility only grows with ``M`` and ``O``, so a payment is
+minimal exactly when it is feasible and every single removal is infeasible.
+
+The payment is chosen step by step (G23): marbles in colour order, then options in list order,
+then confirm.  A step is legal only if some minimal payment extends the choices so far, so every
+minimal payment has exactly one path and no path ends elsewhere.
+"""
+import numpy as np
+from numba import njit
+
+from .gz_layout import (
+    COL_ANY, CV_ANY, CV_DOUBLE, CV_WILD, CV_WILD2, MAX_OPTS, N_COLOURS, P_BUILT, P_BUILT_N,
+    P_OPT_USED, P_STORE, S_OPT_K, S_OPT_MACH, S_OPT_N, S_PAY_COST, S_PAY_LASTC, S_PAY_LASTO,
+    S_PAY_M, S_PAY_OPTS, S_PAY_CARD, T_COLOUR, T_CV_COL, T_CV_KIND, T_CV_N, T_TYPE, TY_CONVERTER,
+)
+
+
+@njit(cache=True)
+def collect_options(S, T, pb, mach, ks):
+    """Write the converter options of the player at ``pb`` not used this turn into ``mach``
+    (machine index) and ``ks`` (option on the card), in build order; return how many."""
+    n = 0
+    for j in range(S[pb + P_BUILT_N]):
+        card = S[pb + P_BUILT + j]
+        if T[T_TYPE + card] != TY_CONVERTER:
+            continue
+        for k in range(T[T_CV_N + card]):
+            if (S[pb + P_OPT_USED + j] >> k) & 1 == 0 and n < MAX_OPTS:
+                mach[n] = j
+                ks[n] = k
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _value(c, target):
+    if target < N_COLOURS:
+        return c[target]
+    return c[0] + c[1] + c[2] + c[3]
+
+
+@njit(cache=True)
+def _useful(kinds, cols, n_opts, avail, target):
+    """Bit mask of colours worth turning a marble into: the target and every colour some unused
+    colour-bound option takes."""
+    u = 0
+    if target < N_COLOURS:
+        u |= 1 << target
+    for o in range(n_opts):
+        if (avail >> o) & 1 and kinds[o] != CV_ANY:
+            u |= 1 << cols[o]
+    return u
+
+
+@njit(cache=True)
+def best_yield(c, kinds, cols, n_opts, avail, target, need):
+    """The largest yield (marbles of ``target``, or all marbles for COL_ANY) of the marble pool
+    ``c`` (counts per colour, changed and restored) through the options in bit mask ``avail``;
+    stops early once ``need`` is reached."""
+    v = _value(c, target)
+    if v >= need or avail == 0:
+        return v
+    u = _useful(kinds, cols, n_opts, avail, target)
+    for o in range(n_opts):
+        if (avail >> o) & 1 == 0:
+            continue
+        rest = avail & ~(1 << o)
+        k = kinds[o]
+        x = cols[o]
+        if k == CV_DOUBLE:
+            if c[x] > 0:
+                c[x] += 1
+                r = best_yield(c, kinds, cols, n_opts, rest, target, need)
+                c[x] -= 1
+                if r > v:
+                    v = r
+        elif k == CV_WILD or k == CV_WILD2:
+            if c[x] > 0:
+                for y in range(N_COLOURS):
+                    if y == x or (u >> y) & 1 == 0:
+                        continue
+                    c[x] -= 1
+                    c[y] += 1
+                    r = best_yield(c, kinds, cols, n_opts, rest, target, need)
+                    c[y] -= 1
+                    c[x] += 1
+                    if r > v:
+                        v = r
+            if k == CV_WILD2 and c[x] > 1:
+                for y1 in range(N_COLOURS):
+                    if y1 == x or (u >> y1) & 1 == 0:
+                        continue
+                    for y2 in range(y1, N_COLOURS):
+                        if y2 == x or (u >> y2) & 1 == 0:
+                            continue
+                        c[x] -= 2
+                        c[y1] += 1
+                        c[y2] += 1
+                        r = best_yield(c, kinds, cols, n_opts, rest, target, need)
+                        c[y2] -= 1
+                        c[y1] -= 1
+                        c[x] += 2
+                        if r > v:
+                            v = r
+        elif k == CV_ANY:
+            for z in range(N_COLOURS):
+                if c[z] == 0:
+                    continue
+                for y in range(N_COLOURS):
+                    if y == z or (u >> y) & 1 == 0:
+                        continue
+                    c[z] -= 1
+                    c[y] += 1
+                    r = best_yield(c, kinds, cols, n_opts, rest, target, need)
+                    c[y] -= 1
+                    c[z] += 1
+                    if r > v:
+                        v = r
+        if v >= need:
+            return v
+    return v
+
+
+@njit(cache=True)
+def feasible(m, kinds, cols, n_opts, opts, target, need):
+    """The marbles ``m`` with the options in ``opts`` can pay ``need`` of ``target``."""
+    if need <= 0:
+        return True
+    c = m.copy()
+    return best_yield(c, kinds, cols, n_opts, opts, target, need) >= need
+
+
+@njit(cache=True)
+def minimal(m, kinds, cols, n_opts, opts, target, need):
+    """``(m, opts)`` is a legal, undominated payment (G11)."""
+    if not feasible(m, kinds, cols, n_opts, opts, target, need):
+        return False
+    for x in range(N_COLOURS):
+        if m[x] > 0:
+            m[x] -= 1
+            f = feasible(m, kinds, cols, n_opts, opts, target, need)
+            m[x] += 1
+            if f:
+                return False
+    for o in range(n_opts):
+        if (opts >> o) & 1 and feasible(m, kinds, cols, n_opts, opts & ~(1 << o), target, need):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _extend_opts(m, kinds, cols, n_opts, opts, lasto, target, need):
+    """Some set of options after ``lasto`` added to ``opts`` makes ``(m, opts')`` minimal."""
+    elig = 0
+    for o in range(lasto + 1, n_opts):
+        if (opts >> o) & 1 == 0:
+            elig |= 1 << o
+    if not feasible(m, kinds, cols, n_opts, opts | elig, target, need):
+        return False
+    sub = elig
+    while True:                       # every subset of elig, elig itself first
+        if minimal(m, kinds, cols, n_opts, opts | sub, target, need):
+            return True
+        if sub == 0:
+            return False
+        sub = (sub - 1) & elig
+
+
+@njit(cache=True)
+def completable(m, store, kinds, cols, n_opts, opts, lastc, lasto, target, need):
+    """Some minimal payment extends the choices so far: marbles ``m`` (more only of colours
+    ``>= lastc`` while no option is applied, ``lasto < 0``) and options ``opts`` (more only
+    after ``lasto``), within the stored marbles ``store``."""
+    if feasible(m, kinds, cols, n_opts, opts, target, need):
+        return minimal(m, kinds, cols, n_opts, opts, target, need)
+    if lasto >= 0:
+        return _extend_opts(m, kinds, cols, n_opts, opts, lasto, target, need)
+    spent = m[0] + m[1] + m[2] + m[3]
+    room = need - spent              # a minimal payment spends at most ``need`` marbles
+    top = store.copy()
+    for x in range(N_COLOURS):
+        top[x] = store[x] if x >= lastc else m[x]
+        if top[x] - m[x] > room:
+            top[x] = m[x] + room
+    all_opts = opts
+    for o in range(n_opts):
+        all_opts |= 1 << o
+    if not feasible(top, kinds, cols, n_opts, all_opts, target, need):
+        return False
+    a = m.copy()
+    while True:                      # every marble extension a with m <= a <= top, |a| <= need
+        if a[0] + a[1] + a[2] + a[3] <= need:
+            if _extend_opts(a, kinds, cols, n_opts, opts, -1, target, need):
+                return True
+        x = 0
+        while x < N_COLOURS:
+            if a[x] < top[x]:
+                a[x] += 1
+                break
+            a[x] = m[x]
+            x += 1
+        if x == N_COLOURS:
+            return False
+
+
+@njit(cache=True)
+def option_tables(S, T, mach, ks, n, kinds, cols, pb):
+    """Fill ``kinds`` and ``cols`` for the first ``n`` options of ``mach``/``ks``."""
+    for o in range(n):
+        card = S[pb + P_BUILT + mach[o]]
+        kinds[o] = T[T_CV_KIND + 2 * card + ks[o]]
+        cols[o] = T[T_CV_COL + 2 * card + ks[o]]
+
+
+@njit(cache=True)
+def affordable(S, T, pb, colour, need):
+    """The player at ``pb`` can pay ``need`` marbles of ``colour`` (COL_ANY: any mix) with storage
+    and the converter options not used this turn."""
+    if need <= 0:
+        return True
+    mach = np.zeros(MAX_OPTS, dtype=np.int64)
+    ks = np.zeros(MAX_OPTS, dtype=np.int64)
+    n = collect_options(S, T, pb, mach, ks)
+    kinds = np.zeros(MAX_OPTS, dtype=np.int64)
+    cols = np.zeros(MAX_OPTS, dtype=np.int64)
+    option_tables(S, T, mach, ks, n, kinds, cols, pb)
+    m = np.zeros(N_COLOURS, dtype=np.int64)
+    for x in range(N_COLOURS):
+        m[x] = S[pb + P_STORE + x]
+    return feasible(m, kinds, cols, n, (1 << n) - 1, colour, need)
+
+
+@njit(cache=True)
+def pay_tables(S, T, pb, kinds, cols):
+    """Fill ``kinds``/``cols`` from the payment's option list in the state; return its length."""
+    n = S[S_OPT_N]
+    for o in range(n):
+        card = S[pb + P_BUILT + S[S_OPT_MACH + o]]
+        kinds[o] = T[T_CV_KIND + 2 * card + S[S_OPT_K + o]]
+        cols[o] = T[T_CV_COL + 2 * card + S[S_OPT_K + o]]
+    return n
+
+
+@njit(cache=True)
+def pay_step_ok(S, T, pb, kind, arg, kinds, cols, n):
+    """The payment step ``kind`` (0 spend a marble of colour ``arg``, 1 apply option ``arg``,
+    2 confirm) is legal now (G11, G23)."""
+    colour = T[T_COLOUR + S[S_PAY_CARD]]
+    need = S[S_PAY_COST]
+    m = np.zeros(N_COLOURS, dtype=np.int64)
+    store = np.zeros(N_COLOURS, dtype=np.int64)
+    for x in range(N_COLOURS):
+        m[x] = S[S_PAY_M + x]
+        store[x] = S[pb + P_STORE + x]
+    opts = S[S_PAY_OPTS]
+    lastc = S[S_PAY_LASTC]
+    lasto = S[S_PAY_LASTO]
+    if kind == 2:
+        return minimal(m, kinds, cols, n, opts, colour, need)
+    if kind == 0:
+        if lasto >= 0 or arg < lastc or m[arg] >= store[arg]:
+            return False
+        if m[0] + m[1] + m[2] + m[3] >= need:
+            return False
+        m[arg] += 1
+        return completable(m, store, kinds, cols, n, opts, arg, lasto, colour, need)
+    if arg >= n or arg <= lasto or (opts >> arg) & 1:
+        return False
+    return completable(m, store, kinds, cols, n, opts | (1 << arg), lastc, arg, colour, need)

@@ -1,0 +1,35 @@
+"""Random play inside numba (benchmarks, fuzzing): uniformly random legal actions to the end."""
+import numpy as np
+from numba import njit
+
+from .gz_layout import N_ACTIONS, S_SIZE, S_TERMINAL
+from .gz_masks import fill_mask
+from .gz_rng import gz_below, gz_seed
+from .gz_setup import init_state
+from .gz_step import apply_action
+
+
+@njit(cache=True)
+def random_games(T, n_players, seed, n_games):
+    """Play ``n_games`` games of ``n_players`` with uniformly random legal actions (game g seeded
+    ``seed + g``, actions drawn from a separate generator); return the decisions made."""
+    S = np.zeros(S_SIZE, dtype=np.int64)
+    R = np.zeros(S_SIZE, dtype=np.int64)     # the policy's generator lives in a second state
+    gz_seed(R, seed ^ 0x5DEECE66D)
+    mask = np.zeros(N_ACTIONS, dtype=np.uint8)
+    total = 0
+    for g in range(n_games):
+        init_state(S, T, n_players, seed + g)
+        while S[S_TERMINAL] == 0:
+            n = fill_mask(S, T, mask)
+            k = gz_below(R, n)
+            a = 0
+            for i in range(N_ACTIONS):
+                if mask[i]:
+                    if k == 0:
+                        a = i
+                        break
+                    k -= 1
+            apply_action(S, T, a)
+            total += 1
+    return total

@@ -1,0 +1,184 @@
+"""The Python face of the Gizmos engine: a :class:`Game` wraps one state array and a card set.
+
+Every rule runs in the jitted functions of :mod:`electrify_env.gizmos.engine`; this module checks
+input, keeps the action history and offers copies, scores, ranks and the decision view.
+
+    >>> from electrify_env.gizmos import Game
+    >>> g = Game(n_players=2, seed=7)
+    >>> while not g.done:
+    ...     g.step(int(g.legal_actions()[0]))
+    >>> len(g.scores())
+    2
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..validation import IllegalActionError, InvalidArgumentError, as_int, check_seed
+from .cards import CardSet, load_card_set
+from .engine import gz_layout as L
+from .engine.gz_energy import pbase
+from .engine.gz_masks import fill_mask
+from .engine.gz_scoring import machine_points, ranks, score
+from .engine.gz_setup import init_state
+from .engine.gz_step import apply_action, step_checked
+
+__all__ = ["Game", "IllegalActionError"]
+
+
+def resolve_card_set(card_set: CardSet | str | Path | None) -> CardSet:
+    """A :class:`CardSet` as is, or the set at a path (None: the default set)."""
+    if isinstance(card_set, CardSet):
+        return card_set
+    if card_set is not None and not isinstance(card_set, (str, Path)):
+        raise InvalidArgumentError(f"card_set must be a CardSet, a path or None, got {card_set!r}")
+    return load_card_set(card_set)
+
+
+class Game:
+    """One game of Gizmos for 2-4 players.
+
+    Args:
+        n_players: 2, 3 or 4.
+        seed: an integer 0..2**62-1; the decks, the level-III cut, the row and every blind draw
+            follow from it and the actions (G24).
+        card_set: a :class:`~electrify_env.gizmos.cards.CardSet`, a path to a card-set file, or
+            None for the default set.
+
+    The pending decision belongs to :attr:`current_player`; :meth:`legal_actions` lists its
+    legal ids and :meth:`step` applies one.
+    """
+
+    N_ACTIONS = L.N_ACTIONS
+
+    def __init__(self, n_players: int = 2, seed: int = 0, card_set: CardSet | str | Path | None = None) -> None:
+        n = as_int(n_players, "n_players")
+        if not 2 <= n <= L.MAX_PLAYERS:
+            raise InvalidArgumentError(f"n_players must be 2, 3 or 4, got {n}")
+        self.n_players = n
+        self.cards = resolve_card_set(card_set)
+        self.state = np.zeros(L.S_SIZE, dtype=np.int64)
+        self._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
+        self.history: list[int] = []
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> "Game":
+        """Start a new game (same players and card set) from ``seed`` (None: the last seed)."""
+        if seed is not None:
+            self.seed = check_seed(seed)
+        init_state(self.state, self.cards.table, np.int64(self.n_players), np.int64(self.seed))
+        self.history = []
+        return self
+
+    # ---- queries -----------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """The active seat."""
+        return int(self.state[L.S_CUR])
+
+    @property
+    def round(self) -> int:
+        """The round, from 1."""
+        return int(self.state[L.S_ROUND])
+
+    @property
+    def phase(self) -> str:
+        """The kind of the pending decision (``main``, ``pay``, ``research``, ``chain``,
+        ``effect_pick``, ``effect_file``, ``effect_research``, ``free_build``, ``game_over``)."""
+        return L.PHASE_NAMES[int(self.state[L.S_PHASE])]
+
+    @property
+    def done(self) -> bool:
+        """True once the game is over (G20) or truncated by the round cap (G22)."""
+        return bool(self.state[L.S_TERMINAL])
+
+    is_terminal = done
+
+    @property
+    def truncated(self) -> bool:
+        """True when the round cap ended the game (G22)."""
+        return bool(self.state[L.S_TRUNCATED])
+
+    def legal_mask(self) -> np.ndarray:
+        """uint8 mask of length ``N_ACTIONS`` with 1 at each legal id (reused by the next call)."""
+        fill_mask(self.state, self.cards.table, self._mask)
+        return self._mask
+
+    def legal_actions(self) -> np.ndarray:
+        """The legal action ids, ascending (empty once the game is over)."""
+        return np.flatnonzero(self.legal_mask())
+
+    def scores(self) -> np.ndarray:
+        """Victory points of each seat (G20)."""
+        return np.array([score(self.state, self.cards.table, p) for p in range(self.n_players)], dtype=np.int64)
+
+    def points_by_source(self, player: int) -> dict[str, int]:
+        """A seat's points split into ``machines`` (printed), ``tokens`` and ``upgrades`` (the
+        end-game scorers)."""
+        pb = pbase(player)
+        T = self.cards.table
+        out = {"machines": 0, "tokens": int(self.state[pb + L.P_TOKENS]), "upgrades": 0}
+        for j in range(int(self.state[pb + L.P_BUILT_N])):
+            card = int(self.state[pb + L.P_BUILT + j])
+            sp = int(T[L.T_UP_SPECIAL + card]) if T[L.T_EFFECT + card] == L.EF_UPGRADE else 0
+            key = "upgrades" if sp in (L.UP_SCORE_STORAGE, L.UP_SCORE_TOKENS) else "machines"
+            out[key] += int(machine_points(self.state, T, pb, card))
+        return out
+
+    def ranks(self) -> np.ndarray:
+        """Each seat's rank, 0 = first (G21: points, machines, marbles, the higher seat)."""
+        out = np.zeros(self.n_players, dtype=np.int64)
+        ranks(self.state, self.cards.table, out)
+        return out
+
+    def winner(self) -> int:
+        """The seat ranked first (meaningful once the game is over)."""
+        return int(np.argmin(self.ranks()))
+
+    def decision(self):
+        """The pending decision in words (:class:`~electrify_env.gizmos.decision.Decision`)."""
+        from .decision import decision_of
+        return decision_of(self)
+
+    # ---- acting ------------------------------------------------------------------------------
+    def step(self, action: int) -> None:
+        """Apply the legal action id ``action``.
+
+        Raises:
+            IllegalActionError (a ValueError): not an integer, out of range or not legal now; the
+                message names the id and the pending decision; the state is unchanged.
+        """
+        if isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
+            raise IllegalActionError(f"action must be an integer id 0..{L.N_ACTIONS - 1}, got {action!r}")
+        a = int(action.__index__())
+        if self.done:
+            raise IllegalActionError(f"action {a}: the game is over")
+        if step_checked(self.state, self.cards.table, np.int64(a), self._mask) != 0:
+            what = f"out of range 0..{L.N_ACTIONS - 1}" if not 0 <= a < L.N_ACTIONS else "not legal"
+            raise IllegalActionError(f"action {a} is {what} at the {self.phase} decision of player "
+                                     f"{self.current_player}; legal ids: {self.legal_actions().tolist()}")
+        self.history.append(a)
+
+    def step_unchecked(self, action: int) -> None:
+        """Apply ``action`` without the legality check (for callers that hold the mask); an
+        illegal id corrupts the game."""
+        a = int(action)
+        apply_action(self.state, self.cards.table, np.int64(a))
+        self.history.append(a)
+
+    def copy(self) -> "Game":
+        """An independent copy whose future is the same (the generator is part of the state)."""
+        g = Game.__new__(Game)
+        g.n_players = self.n_players
+        g.cards = self.cards
+        g.seed = self.seed
+        g.state = self.state.copy()
+        g._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
+        g.history = list(self.history)
+        return g
+
+    def __repr__(self) -> str:
+        return (f"gizmos.Game(n_players={self.n_players}, seed={self.seed}, round={self.round}, "
+                f"player={self.current_player}, phase={self.phase!r})")
