@@ -137,6 +137,41 @@ class Game:
         """The seat ranked first (meaningful once the game is over)."""
         return int(np.argmin(self.ranks()))
 
+    def public_view(self, seat: int) -> dict:
+        """What ``seat`` may know (G25), as plain data: every player's machines, archive,
+        storage, tokens and limits; the display; the row; deck sizes; the dispenser's content;
+        round, active seat and phase; the cards being researched only to the researcher.  No
+        deck order, no removed card, no seed or generator state."""
+        seat = as_int(seat, "seat")
+        if not 0 <= seat < self.n_players:
+            raise InvalidArgumentError(f"seat must be 0..{self.n_players - 1}, got {seat}")
+        S, ids = self.state, self.cards.ids
+        players = []
+        for p in range(self.n_players):
+            pb = pbase(p)
+            players.append({
+                "machines": [ids[int(c)] for c in S[pb + L.P_BUILT:pb + L.P_BUILT + S[pb + L.P_BUILT_N]]],
+                "archive": [ids[int(c)] for c in S[pb + L.P_ARCH:pb + L.P_ARCH + S[pb + L.P_ARCH_N]]],
+                "storage": [int(x) for x in S[pb + L.P_STORE:pb + L.P_STORE + L.N_COLOURS]],
+                "tokens": int(S[pb + L.P_TOKENS]),
+                "limits": {"storage": int(S[pb + L.P_LIM_STORE]), "archive": int(S[pb + L.P_LIM_ARCH]),
+                           "research": int(S[pb + L.P_LIM_RES])},
+                "waiting": [int(x) for x in S[pb + L.P_WAIT:pb + L.P_WAIT + S[pb + L.P_BUILT_N]]],
+                "used": [int(x) for x in S[pb + L.P_USED:pb + L.P_USED + S[pb + L.P_BUILT_N]]],
+            })
+        display = [[ids[int(c)] if c != L.NO_CARD else None
+                    for c in S[L.S_DISPLAY + d * L.MAX_DISPLAY:L.S_DISPLAY + d * L.MAX_DISPLAY + int(self.cards.table[L.T_DISPLAY + d])]]
+                   for d in range(L.N_DECKS)]
+        researching = []
+        if S[L.S_PHASE] == L.PH_RESEARCH and seat == self.current_player:
+            researching = [ids[int(c)] for c in S[L.S_RES:L.S_RES + S[L.S_RES_N]]]
+        return {"players": players, "display": display,
+                "row": [int(x) for x in S[L.S_ROW:L.S_ROW + L.N_COLOURS]],
+                "dispenser": [int(x) for x in S[L.S_DISPENSER:L.S_DISPENSER + L.N_COLOURS]],
+                "deck_sizes": [int(x) for x in S[L.S_DECK_N:L.S_DECK_N + L.N_DECKS]],
+                "round": self.round, "current_player": self.current_player, "phase": self.phase,
+                "researching": researching, "done": self.done}
+
     def decision(self):
         """The pending decision in words (:class:`~electrify_env.gizmos.decision.Decision`)."""
         from .decision import decision_of

@@ -11,7 +11,9 @@
 Everything a position names is set; everything else stays as the seed's setup left it.  Cards are
 conserved: a card put somewhere is taken from wherever it was (deck, display, the box, another
 player); a display slot emptied that way is refilled from its deck as in the game; cards left out
-of an explicit ``decks`` entry (and starting cards left off a dashboard) go to the box.  Marbles
+of an explicit ``decks`` entry (and starting cards left off a dashboard) go to the box, and so do
+display cards that an explicit ``display`` entry replaces when that level's deck is explicit too
+(otherwise they go under their deck).  Marbles
 are conserved: the dispenser is what the game's marbles leave after storages and the row (or is
 given, and then must add up).  A wrong field raises :class:`PositionError` naming it, e.g.
 ``players[0].machines[pick][0]: card 'L1-08' is a converter, not a pick machine``.
@@ -160,9 +162,7 @@ class _Builder:
                 return
 
     def _set_box(self, box: list[int]) -> None:
-        if len(box) > L.MAX_DECK:
-            raise PositionError(f"decks: {len(box)} cards would go to the box, above {L.MAX_DECK}")
-        self.S[L.S_BOX:L.S_BOX + L.MAX_DECK] = L.NO_CARD
+        self.S[L.S_BOX:L.S_BOX + L.MAX_CARDS] = L.NO_CARD
         self.S[L.S_BOX:L.S_BOX + len(box)] = box
         self.S[L.S_BOX_N] = len(box)
 
@@ -277,7 +277,10 @@ class _Builder:
                 back = [c for c in old if c != L.NO_CARD and c not in ids]
                 base = L.S_DECK + d * L.MAX_DECK
                 deck = [int(x) for x in S[base:base + S[L.S_DECK_N + d]]]
-                deck = back + deck          # displaced display cards go under their deck
+                if pos.decks is not None and lv in pos.decks:   # an explicit deck: to the box
+                    self._set_box([int(x) for x in S[L.S_BOX:L.S_BOX + S[L.S_BOX_N]]] + back)
+                else:                       # displaced display cards go under their deck
+                    deck = back + deck
                 if len(deck) > L.MAX_DECK:
                     raise PositionError(f"{where}: deck {lv} would pass {L.MAX_DECK} cards")
                 S[base:base + L.MAX_DECK] = L.NO_CARD

@@ -4,7 +4,7 @@ from numba import njit
 from .gz_board import deck_draw, recompute_limits
 from .gz_energy import pbase, top_up_row
 from .gz_layout import (
-    MAX_ARCHIVE, MAX_DECK, MAX_DISPLAY, MAX_RESEARCH, N_COLOURS, N_DECKS, NO_CARD, P_ARCH,
+    MAX_ARCHIVE, MAX_CARDS, MAX_DECK, MAX_DISPLAY, MAX_RESEARCH, N_COLOURS, N_DECKS, NO_CARD, P_ARCH,
     P_BUILT, P_BUILT_N, PH_MAIN, S_BOX, S_BOX_N, S_CUR, S_DECK, S_DECK_N, S_DISPENSER, S_DISPLAY,
     S_NPLAYERS, S_PAY_LASTO, S_PHASE, S_RES, S_ROUND, S_VERSION, STATE_VERSION, T_DISPLAY,
     T_L3_KEEP, T_LEVEL, T_MARBLES, T_N_CARDS,
@@ -23,7 +23,7 @@ def init_state(S, T, n_players, seed):
     gz_seed(S, seed)
     for i in range(N_DECKS * MAX_DECK):
         S[S_DECK + i] = NO_CARD
-    for i in range(MAX_DECK):
+    for i in range(MAX_CARDS):
         S[S_BOX + i] = NO_CARD
     for i in range(MAX_RESEARCH):
         S[S_RES + i] = NO_CARD
