@@ -12,8 +12,7 @@ value), discharges produce before transmit, transmits the cubes its demands need
 demands and takes rewards, and uses the any-time discards and donations only where they pay.
 
 The weights are a :class:`GreedyWeights` dataclass filled from ``configs/agents/greedy.yaml``
-(``greedy:weights=PATH`` loads another file).  ``benchmarks/tune_greedy.py`` tunes them by
-self-play.
+(``greedy:weights=PATH`` loads another file).
 """
 from __future__ import annotations
 
@@ -132,8 +131,7 @@ class GreedyWeights:
         docs = field_docs()
         lines = ["# Weights of the greedy agent's state evaluation (agents/greedy.py, GreedyWeights;",
                  "# the jitted evaluation is electrify_env/kernels/search.py), in energy-point",
-                 "# equivalents.  The mcts agent evaluates its rollouts with the same weights.",
-                 "# Tuned by self-play with benchmarks/tune_greedy.py."]
+                 "# equivalents.  The mcts agent evaluates its rollouts with the same weights."]
         for f in fields(self):
             doc = " ".join(docs.get(f.name, "").split())
             lines.append(f"{f.name}: {getattr(self, f.name)!r}    # {doc}")

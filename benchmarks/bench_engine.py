@@ -7,7 +7,7 @@ Figures:
   * a Python loop over the public API (legal_mask, choose, step): decisions/s;
   * cold compile time (empty numba cache) and cached start (import + first game), each measured
     in a fresh interpreter.
-Targets (issue 2): >= 1,000,000 decisions/s and >= 500 four-player games/s inside numba;
+Targets: >= 1,000,000 decisions/s and >= 500 four-player games/s inside numba;
 >= 150,000 decisions/s through the Python API; cached import + first game <= 1.5 s.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ Figures, measured in one run, side by side:
   ``kernels.batch.sample_legal`` each step (the figure includes that draw; the env-only rate is
   printed beside it).
 
-Targets (issue 4): electrify_v0 at least as fast as connect_four_v3 (ratio >= 1.0); the solo env
+Targets: electrify_v0 at least as fast as connect_four_v3 (ratio >= 1.0); the solo env
 >= 50,000 steps/s; the vector env >= 500,000 steps/s at N = 1024.  PettingZoo's classic envs need
 ``pip install "pettingzoo[classic]"`` (the ``bench`` extra).
 """

@@ -1,4 +1,4 @@
-"""The long fuzz run of issue 8: every property of ``tests/test_fuzz.py`` with its share of
+"""The long fuzz run: every property of ``tests/test_fuzz.py`` with its share of
 ``--examples`` (default 100,000 in all), each example in a worker subprocess so that a crash of
 the interpreter is a failing example, not the end of the run.  Prints, per property, the
 examples run, how many met a refusal (a documented error) and how many worked throughout, the

@@ -1,5 +1,5 @@
-"""Per-searched-move timing of a searching agent: mcts against another agent (the README's "mcts
-used N ms per searched move on average (p99, max)" figures), or a policy with a rollout lookahead
+"""Per-searched-move timing of a searching agent: mcts against another agent (the mean, p50, p99
+and max ms per searched move of docs/benchmarks.md), or a policy with a rollout lookahead
 (``electrify_env.agents.net.RolloutLookahead``, e.g. the shipped solo policy) in solo games or at a table.
 
     python benchmarks/mcts_timing.py --games 20 --seed 0

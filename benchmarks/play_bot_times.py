@@ -5,7 +5,7 @@ pay it.  Prints figures only (machines here are shared and noisy).
 
 For each bot spec and player count, bot-only games (every seat that spec) from seeds 0, 1, ...:
 mean and max wall time and max CPU time per move, the first move of each game left out (it loads
-the policy or compiles).  The issue-11 budget is 200 ms per move for mcts.
+the policy or compiles).  A bot move in play is meant to take at most 200 ms, mcts included.
 """
 from __future__ import annotations
 

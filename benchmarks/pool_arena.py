@@ -1,7 +1,7 @@
 """Pool several 2-player arena runs of the same agents on different seeds into one table: games,
 wins, win rate and Wilson 95% interval over all of them, counted as ``electrify arena`` counts
-one run (a shared win counts 1/k; ``electrify_env.agents.arena.summarize``).  The model card's "the 800
-together" lines against mcts are two 400-game runs (seeds 11 and 41) pooled so:
+one run (a shared win counts 1/k; ``electrify_env.agents.arena.summarize``).  Two 400-game runs
+against mcts (seeds 11 and 41) pooled into 800 games:
 
     python benchmarks/pool_arena.py runs/arena_net_mcts_s11 runs/arena_net_mcts_s41
 

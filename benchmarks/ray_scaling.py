@@ -1,4 +1,4 @@
-"""Scaling on Ray, side by side with the local backend, in one run (issue 12).
+"""Scaling on Ray, side by side with the local backend, in one run.
 
     python benchmarks/ray_scaling.py [--games 16] [--fast-games 200] [--rllib-iters 3] [--skip-rllib]
 

@@ -108,28 +108,6 @@ def test_bad_arguments_and_a_solo_teacher_are_refused(tmp_path):
         distill.main(["--teacher", str(_teacher(tmp_path, 1)), "--out", str(tmp_path / "o"), "--no-progress"])
 
 
-def test_agreement_benchmark_counts_the_students_decisions_by_type(tmp_path, capsys):
-    """benchmarks/distill_agreement.py: a network against itself agrees everywhere; a fresh
-    student does not, and the per-type lines add up to the total."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "distill_agreement.py"
-    spec = importlib.util.spec_from_file_location("distill_agreement", path)
-    distill_agreement = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(distill_agreement)
-
-    torch.manual_seed(1)
-    plain = save_policy(PolicyValueNet(2, [16]), tmp_path / "plain.pt", CARDS.hash, SEAT_ENV_ID)
-    distill_agreement.main([str(plain), "--teacher", str(plain), "--games", "2"])
-    first = capsys.readouterr().out.splitlines()
-    assert "agreement 1.000" in first[0] and all("agreement 1.000" in line for line in first[1:])
-    distill_agreement.main([str(plain), "--teacher", str(_teacher(tmp_path)), "--games", "2"])
-    lines = capsys.readouterr().out.splitlines()
-    total = int(lines[0].split(" decisions")[0].split(", ")[-1].replace(",", ""))
-    assert total == sum(int(line.split()[1].replace(",", "")) for line in lines[1:]) > 0
-    assert "agreement 1.000" not in lines[0]
-
-
 def test_the_teachers_critic_labels_the_decisions_it_takes_as_its_agent_plays_them():
     """``critic_picks``: the rows at an acquire decision (two or more legal actions) and, in each,
     the candidate the critic scores best among the teacher's three most likely actions, from the

@@ -780,18 +780,6 @@ def test_init_policy_finds_a_shipped_policy_from_any_folder(tmp_path, monkeypatc
         TrainConfig(init_policy="policies/no-such.pt")
 
 
-def test_warm_start_transfer_benchmark_prints_the_untrained_figures(tmp_path):
-    """``benchmarks/warm_start_transfer.py`` plays a 2-player policy in 4-player evaluation games."""
-    path = tmp_path / "p.pt"
-    saved_policy(path, n_players=2)
-    res = subprocess.run([sys.executable, "benchmarks/warm_start_transfer.py", str(path), "--players", "4",
-                          "--games", "4"], cwd=REPO, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stderr
-    lines = res.stdout.splitlines()
-    assert lines[0].startswith("greedy in the learner's seat: win_rate ") and "(4 games, 4 players)" in lines[0]
-    assert lines[1].startswith(f"{path} (trained for 2 players): win_rate ")
-
-
 def test_league_agents_play_the_seats_drawn_for_them_from_their_own_view(tmp_path):
     """``p_agent``: a registered agent plays the other seat from the view the arena would give
     it (its own seat, its scrubbed information set, the pending mask), legally; the learner's

@@ -1,12 +1,8 @@
 """Train a policy's afterstate critic toward a search's choices (the acquire decision by default).
 
-Why: the search guided by the shipped 2-player policy wins most of its edge over the policy at
-one decision, the card to buy (``benchmarks/search_gain.py``: the policy with the search on the
-acquire decision alone wins 64% against the policy), and the policy head does not learn those
-choices from labels (``benchmarks/search_distill.py``).  The search compares the policy's three
-most likely actions by what follows them; an :class:`~electrify_env.agents.net.AfterstateCritic` does the
-same with a learned evaluation of the mover's observation after each candidate, one forward
-pass instead of dozens of rollouts.
+The search compares the policy's three most likely actions by what follows them; an
+:class:`~electrify_env.agents.net.AfterstateCritic` does the same with a learned evaluation of the
+mover's observation after each candidate, one forward pass instead of dozens of rollouts.
 
 ``collect`` plays seeded self-play games of the policy (its player count; its own choice at
 every decision, every seat, so the states are the policy's own; a solo policy plays the

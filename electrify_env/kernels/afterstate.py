@@ -4,9 +4,9 @@
 set (:func:`.infoset.determinize`, R26: hidden cards drawn, nothing read that the seat cannot
 know), applies each candidate action to its own copy of that sample and writes the mover's
 observation of the result (:func:`.observe.observe`).  Used by a policy's afterstate critic
-(:class:`electrify_env.agents.net.AfterstateCritic`, trained by :mod:`electrify_env.training.acquire_critic`) and by
-``benchmarks/afterstate_imitation.py``; :func:`mover_afterstate_observations` does the same for
-the movers of many engine states at once (:mod:`electrify_env.training.distill` labels with a teacher's critic).
+(:class:`electrify_env.agents.net.AfterstateCritic`, trained by :mod:`electrify_env.training.acquire_critic`);
+:func:`mover_afterstate_observations` does the same for the movers of many engine states at once
+(:mod:`electrify_env.training.distill` labels with a teacher's critic).
 """
 import numpy as np
 from numba import njit
