@@ -22,7 +22,7 @@ MAX_BYTES = 5 * 1024 * 1024
 
 
 def test_the_required_policies_are_shipped():
-    """Issue 10: at least a 2-player, a 4-player and the solo policy."""
+    """At least a 2-player, a 4-player and the solo policy are shipped."""
     assert {1, 2, 4} <= set(PRESENT), f"shipped: {sorted(PRESENT)}"
 
 
@@ -37,13 +37,13 @@ def test_shipped_policy_fits_and_is_documented(name):
     assert path.stat().st_size <= MAX_BYTES
     meta = load_policy_metadata(path)
     for key in ("obs_version", "obs_size", "card_set_hash", "env_id", "n_players", "steps", "imitation_steps",
-                "train_seconds", "config", "learning_curve", "arch", "algorithm"):
+                "train_seconds", "config", "learning_curve", "arch", "algorithm", "evaluation"):
         assert key in meta, key
     assert meta["n_players"] == players
     assert meta["card_set_hash"] == Game(2 if players == 1 else players).cards.hash
     net, _ = load_policy(path, card_set_hash=Game(2).cards.hash, n_players=players)
     assert net.n_players == players
-    card = (POLICY_DIR / "README.md").read_text()
+    card = (POLICY_DIR / f"{path.name[:-3]}.md").read_text()     # its model card
     assert path.name in card and name in card
     # the card's description of the network is the file's
     assert f"hidden layers {meta['arch']['hidden']}" in card and f"over the {meta['n_actions']} action ids" in card
