@@ -392,18 +392,16 @@ def _write_csv(path: Path, rows: list[dict]) -> None:
 
 
 def write_chart(path: Path, summary: dict) -> None:
-    """A PNG chart (matplotlib, Agg backend): win rates with 95% intervals and ratings, or solo
-    success rates per scenario."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """A PNG chart (a matplotlib Figure, drawn without pyplot, so the process's backend is left as
+    it is): win rates with 95% intervals and ratings, or solo success rates per scenario."""
+    from matplotlib.figure import Figure
 
     if "solo" in summary:
         rows = summary["solo"]
         agents = list(dict.fromkeys(r["agent"] for r in rows))
         scens = list(dict.fromkeys(r["scenario"] for r in rows))
-        fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(scens)), 4))
+        fig = Figure(figsize=(max(6, 1.3 * len(scens)), 4))
+        ax = fig.subplots()
         width = 0.8 / len(agents)
         for k, a in enumerate(agents):
             ys = [next(r for r in rows if r["agent"] == a and r["scenario"] == s) for s in scens]
@@ -419,7 +417,8 @@ def write_chart(path: Path, summary: dict) -> None:
     else:
         rows = summary["agents"]
         names = [r["agent"] for r in rows]
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(max(8, 2.2 * len(names)), 4))
+        fig = Figure(figsize=(max(8, 2.2 * len(names)), 4))
+        ax1, ax2 = fig.subplots(1, 2)
         y = np.array([r["win_rate"] for r in rows])
         err = np.clip(np.array([[r["win_rate"] - r["ci_low"] for r in rows],
                                 [r["ci_high"] - r["win_rate"] for r in rows]]), 0, None)
@@ -434,7 +433,6 @@ def write_chart(path: Path, summary: dict) -> None:
             ax.tick_params(axis="x", rotation=20)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 RUN_PLACE_FIELDS = ("backend", "address")

@@ -823,14 +823,14 @@ class Trainer:
         self.log(f"resumed from {path}: {self.bc_done:,} imitated, {self.steps:,} RL decisions")
 
     def plot_curve(self) -> None:
-        """curve.png: the evaluation score against training decisions."""
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        """curve.png: the evaluation score against training decisions (a matplotlib Figure drawn
+        without pyplot: the process's backend, e.g. a notebook's inline one, is left as it is)."""
+        from matplotlib.figure import Figure
 
         xs = [p["decisions"] for p in self.curve]
         key = "win_rate" if self.n > 1 else "success_rate"
-        fig, ax = plt.subplots(figsize=(6, 3.5))
+        fig = Figure(figsize=(6, 3.5))
+        ax = fig.subplots()
         avg = any(f"online_{key}" in p for p in self.curve)
         ax.plot(xs, [p[key] for p in self.curve], marker="o",
                 label="policy (weight average)" if avg else "policy")
@@ -848,7 +848,6 @@ class Trainer:
         ax.set_title(f"{'solo' if self.n == 1 else f'{self.n} players'}: {self.cfg.output_dir}")
         fig.tight_layout()
         fig.savefig(self.out / "curve.png", dpi=100)
-        plt.close(fig)
 
     def record(self, phase: str, stats: dict[str, float] | None = None) -> dict[str, Any]:
         """Evaluate, append a curve point, log it, checkpoint, keep the best policy."""
