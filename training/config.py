@@ -590,7 +590,7 @@ class TrainConfig:
     league, PPO's ratios, its entropy and the anchor's KL).  The most likely action, which the
     evaluation and the saved agent play, does not depend on it.  Below 1 the sampled policy plays
     close to its most likely action: a distilled network keeps its teacher's uncertainty, so at 1
-    its sampled games lose to greedy where its first choices win (model card, What limits them),
+    its sampled games lose to greedy where its first choices win,
     and PPO would improve the sampled policy instead of the one that is played (> 0)."""
     anchor_coef: float = 0.0
     """Weight of a KL penalty ``KL(anchor || learner)`` in the PPO loss, the anchor being the

@@ -3,7 +3,7 @@
 Why: the shipped 2-player file wins about 75% of its games against greedy with greedy's one-ply
 values added to its logits (``prior: greedy``), but its network alone (``trained_2p_net``) wins
 57.5%; imitation of greedy's choices from greedy's own games did not teach a network that
-evaluation (``policies/README.md``, What limits them).  This tries the other road at scale: the
+evaluation.  This tries the other road at scale: the
 student plays (DAgger: the states are the student's own, so its mistakes are labelled where it
 makes them), and the teacher labels every decision of every seat with its whole distribution
 (the prior's values for every legal action, not one chosen id), millions of decisions an hour.
