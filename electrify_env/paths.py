@@ -28,7 +28,7 @@ DATA_SUBDIR = "_data"
 """Name of the data folder inside the package of a built wheel (never present in the source tree)."""
 SHIPPED_DATA: dict[str, tuple[str, ...]] = {
     "configs": ("**/*.yaml", "**/*.md"),
-    "policies": ("electrify-*.pt", "electrify-*.meta.json", "README.md"),
+    "policies": ("electrify-*.pt", "electrify-*.meta.json", "electrify-*.md", "README.md"),
 }
 """The top-level folders a wheel ships, each with the glob patterns of its files that are shipped."""
 

@@ -1,6 +1,8 @@
-"""The notebooks' code cells run as written (executed in order in one namespace), and every cell
-shows what its text says it shows (checked per notebook where the test knows the notebook; any
-other notebook: every cell that prints prints something)."""
+"""The notebooks' code cells run as written (executed in order in one namespace; IPython magic lines
+such as ``%matplotlib inline`` are Jupyter's and are skipped), and every cell shows what its text says
+it shows (checked per notebook where the test knows the notebook; any other notebook: every cell that
+prints prints something). The committed notebooks carry their outputs: every figure a cell shows is
+stored as a PNG, no cell stored an error, and each file stays small enough to read on GitHub."""
 import ast
 import json
 import re
@@ -113,6 +115,16 @@ def check_training(outs: list[str], ns: dict) -> None:
     shutil.rmtree(out)   # the notebook trained into a fresh temporary folder
 
 
+def _python_source(cell: dict) -> str:
+    """A code cell's source without its IPython magic lines (``%...``), which plain Python cannot run."""
+    return "".join(line for line in cell["source"] if not line.lstrip().startswith("%"))
+
+
+# the figures each known notebook shows, one PNG output per figure
+FIGURES = {"quickstart": 0, "balance": 6, "training": 1}
+MAX_BYTES = 500_000
+
+
 CHECKS = {"quickstart": check_quickstart, "balance": check_balance, "training": check_training}
 
 
@@ -123,7 +135,7 @@ def test_notebook_code_cells_run(path, capsys):
     outs = []
     for cell in nb["cells"]:
         if cell["cell_type"] == "code":
-            src = "".join(cell["source"])
+            src = _python_source(cell)
             exec(compile(src, f"{path.name}", "exec"), ns)
             outs.append(capsys.readouterr().out)
             if "print(" in src:
@@ -136,3 +148,21 @@ def test_notebook_code_cells_run(path, capsys):
 def test_there_is_a_notebook():
     assert NOTEBOOKS
     assert {p.stem for p in NOTEBOOKS} >= set(CHECKS)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_committed_outputs_show_the_plots(path):
+    """Every code cell was executed (nbconvert --execute), each figure is a PNG rather than the text
+    ``<Figure size ...>``, nothing failed, and the file is small."""
+    nb = json.loads(path.read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert all(c["outputs"] for c in code), f"{path.name}: a code cell has no stored output (execute it)"
+    outputs = [o for c in code for o in c["outputs"]]
+    assert not [o for o in outputs if o["output_type"] == "error"], f"{path.name}: a cell stored an error"
+    pngs = [o for o in outputs if "image/png" in o.get("data", {})]
+    shown_as_text = [o for o in outputs if "image/png" not in o.get("data", {})
+                     and "<Figure size" in "".join(o.get("data", {}).get("text/plain", ""))]
+    assert not shown_as_text, f"{path.name}: a figure was stored as text, not as an image"
+    if path.stem in FIGURES:
+        assert len(pngs) == FIGURES[path.stem]
+    assert path.stat().st_size <= MAX_BYTES, f"{path.name}: {path.stat().st_size:,} bytes"

@@ -95,6 +95,7 @@ def _expected_data() -> set[str]:
     for name in registry.SHIPPED.values():
         if (REPO / "policies" / name).is_file():
             want |= {f"policies/{name}", f"policies/{name[:-3]}.meta.json"}
+    want |= {f"policies/{p.name}" for p in (REPO / "policies").glob("electrify-*.md")}   # model cards
     return want
 
 
