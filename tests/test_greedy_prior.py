@@ -229,3 +229,13 @@ def test_teacher_data_replays_each_decisions_prior_and_a_prior_policy_imitates_i
                       output_dir=str(tmp_path / "run"), tensorboard=False, progress_bar=False)
     stats = Trainer(cfg, log=lambda *_: None).imitate_data()
     assert stats["samples"] == len(data) and stats["agreement"] >= 0.9   # the prior already plays greedy
+
+
+def test_ship_keeps_the_evaluation_of_a_copy_and_drops_it_for_a_changed_network(tmp_path):
+    """A plain copy still is the evaluated network; one with an added prior is not."""
+    from electrify_env.training.ship import ship
+    rows = [{"opponent": "greedy", "games": 10, "wins": 7}]
+    src = save_policy(PolicyValueNet(3, [16]), tmp_path / "src.pt", CARDS.hash, SEAT_ENV_ID, steps=5,
+                      evaluation=rows)
+    assert load_policy(ship(src, tmp_path / "copy.pt"))[1]["evaluation"] == rows
+    assert "evaluation" not in load_policy(ship(src, tmp_path / "prior.pt", prior="greedy"))[1]

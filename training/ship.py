@@ -108,13 +108,17 @@ def ship(src: str | Path, dest: str | Path, prior: str | None = None, prior_scal
     that has no prior (ValueError if it has one).  ``average``: ship the mean of ``src``'s and
     these policies' weights (:func:`average_weights`), recorded as ``averaged_from``.
     ``lookahead``: the fields of a :class:`~electrify_env.agents.net.RolloutLookahead` to add
-    (:func:`with_lookahead`), recorded as ``lookahead_added``."""
+    (:func:`with_lookahead`), recorded as ``lookahead_added``.  A plain copy keeps the source's
+    ``evaluation`` rows; a changed network (prior, average, lookahead) ships without them."""
     net, meta = load_policy(src)
     base = set(policy_metadata("", "")) | {"algorithm", "arch"}
     extra = {k: v for k, v in meta.items() if k not in base}
     if (prior in (None, "none") and lookahead is None) or "shipped_from" not in extra:
         # adding a prior or a lookahead keeps the network's origin
         extra["shipped_from"] = str(src)
+    if average or prior not in (None, "none") or lookahead is not None:
+        # a changed network has not been evaluated: its source's results do not describe it
+        extra.pop("evaluation", None)
     if average:
         net = average_weights(net, list(average), meta["card_set_hash"])
         extra["averaged_from"] = [str(src)] + [str(p) for p in average]
