@@ -7,6 +7,11 @@ runs: at module level or inside a function (imports under ``if TYPE_CHECKING:`` 
 not counted).  Within the core no import cycle runs at import time.  The one upward import
 allowed is the package facade's lazy ``electrify_env.env`` / ``raw_env`` (the PettingZoo env,
 loaded when first asked for).
+
+Gizmos (``electrify_env.gizmos``) is a second game beside Electrify, in the same layers: its rules
+engine ``electrify_env.gizmos.engine`` is in the engine layer and imports only numba, numpy and
+itself; its core (``game``, ``position``, ``decision``, ``cards``, ``actions``) imports its engine
+and, of the rest of the package, only the game-independent core modules of ``SHARED_CORE``.
 """
 from __future__ import annotations
 
@@ -21,10 +26,16 @@ FOLDERS = {"electrify_env": "electrify_env", "agents": "electrify_env.agents",
            "training": "electrify_env.training"}
 LAYERS = ["engine", "kernels", "core", "envs", "agents", "training", "top"]
 #: module-name prefix -> layer (longest prefix wins); any other electrify_env module is core
-PREFIXES = {"electrify_env.engine": "engine", "electrify_env.kernels": "kernels",
+PREFIXES = {"electrify_env.engine": "engine", "electrify_env.gizmos.engine": "engine", "electrify_env.kernels": "kernels",
             "electrify_env.envs": "envs", "electrify_env.agents": "agents",
             "electrify_env.training": "training", "electrify_env.play": "top",
             "electrify_env.cli": "top"}
+#: what the Gizmos engine may import besides itself (top-level package names)
+GIZMOS_ENGINE_EXTERNAL = {"__future__", "numba", "numpy"}
+#: the game-independent core modules the Gizmos core may import (input checks, paths, YAML)
+SHARED_CORE = {"electrify_env.validation", "electrify_env.paths", "electrify_env.yamlio"}
+GIZMOS = "electrify_env.gizmos"
+GIZMOS_ENGINE = "electrify_env.gizmos.engine"
 ALLOWED_UPWARD = {("electrify_env", "electrify_env.envs"), ("electrify_env", "electrify_env.envs.electrify_v0")}
 
 
@@ -94,10 +105,40 @@ def _ours(name: str) -> str | None:
     return None
 
 
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def gizmos_violations(module: str, path: Path) -> list[str]:
+    """The imports of a Gizmos module that break the Gizmos rules of the module docstring: an
+    engine module importing anything but numba, numpy and the Gizmos engine; a Gizmos core
+    module importing a module of the package outside Gizmos and ``SHARED_CORE`` (Electrify's
+    engine and core, the envs, agents, training, play)."""
+    bad = []
+    for line, name, _ in imports(module, path):
+        if _within(module, GIZMOS_ENGINE):
+            if not (_within(name, GIZMOS_ENGINE) or name.split(".")[0] in GIZMOS_ENGINE_EXTERNAL):
+                bad.append(f"{path}:{line}: Gizmos engine module {module} imports {name}")
+        elif _within(module, GIZMOS) and _within(name, "electrify_env") and not _within(name, GIZMOS):
+            target = _ours(name) or name
+            if target not in SHARED_CORE:
+                bad.append(f"{path}:{line}: Gizmos core module {module} imports {target}")
+    return bad
+
+
 def test_every_module_is_in_a_layer_and_the_layers_are_visible_in_the_tree():
     assert {layer_of(m) for m in MODULES} == set(LAYERS)
-    for folder in ("engine", "kernels", "render", "envs", "play"):
+    for folder in ("engine", "kernels", "render", "envs", "play", "gizmos", "gizmos/engine"):
         assert (REPO / "electrify_env" / folder / "__init__.py").is_file()
+    assert layer_of(GIZMOS_ENGINE + ".gz_step") == "engine"
+    assert layer_of(GIZMOS + ".game") == "core"
+
+
+def test_gizmos_engine_and_core_import_only_what_their_layer_allows():
+    gizmos = [m for m in MODULES if _within(m, GIZMOS)]
+    assert any(_within(m, GIZMOS_ENGINE) for m in gizmos) and GIZMOS + ".game" in gizmos
+    bad = [v for m in gizmos for v in gizmos_violations(m, MODULES[m])]
+    assert not bad, "Gizmos imports outside their layer:\n" + "\n".join(bad)
 
 
 def test_no_import_runs_against_the_layers():
@@ -150,3 +191,21 @@ def test_the_check_sees_relative_and_function_level_imports(tmp_path, src, expec
     path.write_text(src)
     found = [name for _, name, _ in imports("electrify_env.envs.x", path)]
     assert expect in found
+
+
+@pytest.mark.parametrize("module, src, flagged", [
+    ("electrify_env.gizmos.engine.gz_x", "from numba import njit\nimport numpy as np\nfrom .gz_layout import S_CUR", False),
+    ("electrify_env.gizmos.engine.gz_x", "from electrify_env.engine.rng import rng_next", True),
+    ("electrify_env.gizmos.engine.gz_x", "def f():\n    from ..game import Game", True),
+    ("electrify_env.gizmos.engine.gz_x", "import torch", True),
+    ("electrify_env.gizmos.x", "from ..validation import as_int\nfrom .engine import gz_layout", False),
+    ("electrify_env.gizmos.x", "from ..engine.layout import S_CUR", True),
+    ("electrify_env.gizmos.x", "from ..game import Game", True),
+    ("electrify_env.gizmos.x", "from electrify_env.agents import make_agent", True),
+])
+def test_the_gizmos_check_flags_imports_outside_its_rules(tmp_path, module, src, flagged):
+    """The Gizmos checker itself: an engine importing another engine, the core, a library other
+    than numba and numpy, or a Gizmos core module importing Electrify or a layer above is found."""
+    path = tmp_path / (module.rsplit(".", 1)[1] + ".py")
+    path.write_text(src)
+    assert bool(gizmos_violations(module, path)) is flagged
