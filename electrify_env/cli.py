@@ -2,6 +2,7 @@
 
     electrify demo --players 4 --seed 7      play a game between random agents, print the end
     electrify demo --solo first_light        play a solo scenario with a random agent
+    electrify demo --game gizmos --players 3 play a game of Gizmos between random agents
     electrify cards validate PATH            check a card-set file and print a summary
     electrify soak --games 10000             random games with invariants checked every decision
     electrify scenarios [ID]                 list the solo scenarios, or describe one
@@ -50,6 +51,11 @@ import numpy as np
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    if args.game == "gizmos":
+        from .gizmos.demo import play_random as play_gizmos, result_table
+
+        print(result_table(play_gizmos(players=args.players or 4, seed=args.seed, card_set=args.cards)))
+        return 0
     from .game import Game, play_random
 
     packs = [p for p in (args.tech or "").split(",") if p]
@@ -294,9 +300,12 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"electrify-env {_version()}")
     sub = ap.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a complete game between random agents")
+    demo.add_argument("--game", choices=("electrify", "gizmos"), default="electrify",
+                      help="the game to play (default electrify)")
     demo.add_argument("--players", type=int, default=None, help="2-4 players (default 4; 1 with --solo)")
     demo.add_argument("--seed", type=int, default=7, help="game seed 0..2**62-1 (default 7)")
-    demo.add_argument("--cards", default=None, help="card-set YAML (default: configs/cards/base.yaml)")
+    demo.add_argument("--cards", default=None,
+                      help="card-set YAML (default: configs/cards/base.yaml; configs/gizmos/cards.yaml with --game gizmos)")
     demo.add_argument("--solo", default=None, metavar="SCENARIO", help="play a solo scenario (see `electrify scenarios`)")
     demo.add_argument("--tech", default=None, help="tech packs to shuffle in, comma-separated (grid,market)")
     demo.set_defaults(func=_cmd_demo)
@@ -476,7 +485,13 @@ def _check_arguments(args: argparse.Namespace) -> None:
     cmd = args.command
     if cmd == "demo":
         check("--seed", check_seed, args.seed)
-        if args.solo:
+        if args.game == "gizmos":
+            for option, value in (("--solo", args.solo), ("--tech", args.tech)):
+                if value is not None:
+                    raise _ArgumentProblem(option, "is an Electrify option; Gizmos has no solo game or tech packs")
+            if args.players is not None and not 2 <= args.players <= 4:
+                raise _ArgumentProblem("--players", f"Gizmos takes 2, 3 or 4 players, got {args.players}")
+        elif args.solo:
             check("--players", check_players, 1 if args.players is None else args.players, solo=True)
         elif args.players is not None:
             check("--players", check_players, args.players)

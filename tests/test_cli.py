@@ -24,6 +24,24 @@ def test_demo_solo_and_tech_packs(capsys):
     assert code == 0 and "Winner:" in out
 
 
+def test_demo_plays_gizmos(capsys):
+    from electrify_env.gizmos.demo import play_random
+
+    code, out, _ = run(capsys, "demo", "--game", "gizmos", "--players", "3", "--seed", "7")
+    game = play_random(players=3, seed=7)
+    assert code == 0 and game.done
+    rows = out.splitlines()[1:4]
+    assert [int(r.split()[2]) for r in rows] == list(game.scores())
+    assert out.rstrip().endswith(f"Winner: player {game.winner()}")
+    assert f"{len(game.history)} decisions" in out
+    code, _, err = run(capsys, "demo", "--game", "gizmos", "--solo", "first_light")
+    assert code == 2 and "--solo" in err and "Gizmos" in err
+    code, _, err = run(capsys, "demo", "--game", "gizmos", "--players", "1")
+    assert code == 2 and "Gizmos takes 2, 3 or 4 players, got 1" in err
+    code, _, err = run(capsys, "demo", "--game", "gizmos", "--cards", "configs/cards/base.yaml")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
 def test_demo_rejects_bad_input(capsys):
     code, _, err = run(capsys, "demo", "--players", "5")
     assert code == 2 and "n_players" in err
