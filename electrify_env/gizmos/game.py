@@ -21,6 +21,7 @@ from .cards import CardSet, load_card_set
 from .engine import gz_layout as L
 from .engine.gz_energy import pbase
 from .engine.gz_masks import fill_mask
+from .engine.gz_pay import new_work
 from .engine.gz_scoring import machine_points, ranks, score
 from .engine.gz_setup import init_state
 from .engine.gz_step import apply_action, step_checked
@@ -61,6 +62,7 @@ class Game:
         self.cards = resolve_card_set(card_set)
         self.state = np.zeros(L.S_SIZE, dtype=np.int64)
         self._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
+        self._work = new_work()
         self.history: list[int] = []
         self.reset(seed)
 
@@ -103,7 +105,7 @@ class Game:
 
     def legal_mask(self) -> np.ndarray:
         """uint8 mask of length ``N_ACTIONS`` with 1 at each legal id (reused by the next call)."""
-        fill_mask(self.state, self.cards.table, self._mask)
+        fill_mask(self.state, self.cards.table, self._mask, self._work)
         return self._mask
 
     def legal_actions(self) -> np.ndarray:
@@ -190,7 +192,7 @@ class Game:
         a = int(action.__index__())
         if self.done:
             raise IllegalActionError(f"action {a}: the game is over")
-        if step_checked(self.state, self.cards.table, np.int64(a), self._mask) != 0:
+        if step_checked(self.state, self.cards.table, np.int64(a), self._mask, self._work) != 0:
             what = f"out of range 0..{L.N_ACTIONS - 1}" if not 0 <= a < L.N_ACTIONS else "not legal"
             raise IllegalActionError(f"action {a} is {what} at the {self.phase} decision of player "
                                      f"{self.current_player}; legal ids: {self.legal_actions().tolist()}")
@@ -211,6 +213,7 @@ class Game:
         g.seed = self.seed
         g.state = self.state.copy()
         g._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
+        g._work = self._work              # scratch only: copies may share it
         g.history = list(self.history)
         return g
 

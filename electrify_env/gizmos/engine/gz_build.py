@@ -1,5 +1,4 @@
 """Build (G8, G11, G12, G17): choose a card, pay it step by step, place it, trigger."""
-import numpy as np
 from numba import njit
 
 from .gz_board import archive_remove, display_card, recompute_limits, refill_slot
@@ -11,7 +10,7 @@ from .gz_layout import (
     SRC_ARCHIVE, SRC_DISPLAY, SRC_RESEARCH, T_COLOUR, T_COST, T_LEVEL, UP_ARCHIVE_DISCOUNT,
     UP_L2_DISCOUNT, UP_RESEARCH_DISCOUNT,
 )
-from .gz_pay import affordable, collect_options
+from .gz_pay import collect_options, reach_begin, reach_ok, reach_solve, reach_want
 from .gz_triggers import trigger_build
 
 
@@ -29,25 +28,43 @@ def build_cost(S, T, pb, card, src):
 
 
 @njit(cache=True)
-def build_ok(S, T, pb, card, src):
-    """``card`` from ``src`` can be built and paid now (room on the dashboard, G11)."""
+def want_build(S, T, pb, card, src, W):
+    """Ask, in the affordability round of ``W`` (:func:`~.gz_pay.reach_begin`), for the cost of
+    ``card`` from ``src``."""
+    if card != NO_CARD:
+        reach_want(W, T[T_COLOUR + card], build_cost(S, T, pb, card, src))
+
+
+@njit(cache=True)
+def build_reachable(S, T, pb, card, src, W):
+    """``card`` from ``src`` can be built and paid now (room on the dashboard, G11), once its
+    cost was asked (:func:`want_build`) and the round solved (:func:`~.gz_pay.reach_solve`)."""
     if card == NO_CARD or S[pb + P_BUILT_N] >= MAX_BUILT:
         return False
-    return affordable(S, T, pb, T[T_COLOUR + card], build_cost(S, T, pb, card, src))
+    return reach_ok(W, T[T_COLOUR + card], build_cost(S, T, pb, card, src))
 
 
 @njit(cache=True)
-def display_build_ok(S, T, pb, x):
+def build_ok(S, T, pb, card, src, W):
+    """``card`` from ``src`` can be built and paid now (room on the dashboard, G11)."""
+    reach_begin(S, T, pb, W)
+    want_build(S, T, pb, card, src, W)
+    reach_solve(S, pb, W)
+    return build_reachable(S, T, pb, card, src, W)
+
+
+@njit(cache=True)
+def display_build_ok(S, T, pb, x, W):
     """Building display slot ``x`` is legal."""
-    return build_ok(S, T, pb, display_card(S, T, x // MAX_DISPLAY, x % MAX_DISPLAY), SRC_DISPLAY)
+    return build_ok(S, T, pb, display_card(S, T, x // MAX_DISPLAY, x % MAX_DISPLAY), SRC_DISPLAY, W)
 
 
 @njit(cache=True)
-def archive_build_ok(S, T, pb, i):
+def archive_build_ok(S, T, pb, i, W):
     """Building archive card ``i`` is legal."""
     if i >= S[pb + P_ARCH_N]:
         return False
-    return build_ok(S, T, pb, S[pb + P_ARCH + i], SRC_ARCHIVE)
+    return build_ok(S, T, pb, S[pb + P_ARCH + i], SRC_ARCHIVE, W)
 
 
 @njit(cache=True)
@@ -84,13 +101,11 @@ def start_build(S, T, pb, card, src, slot):
         S[S_OPT_N] = 0
         place(S, T, pb, card, src, slot)
         return
-    mach = np.zeros(MAX_OPTS, dtype=np.int64)
-    ks = np.zeros(MAX_OPTS, dtype=np.int64)
-    n = collect_options(S, T, pb, mach, ks)
+    n = collect_options(S, T, pb, S[S_OPT_MACH:S_OPT_MACH + MAX_OPTS], S[S_OPT_K:S_OPT_K + MAX_OPTS])
     S[S_OPT_N] = n
-    for o in range(MAX_OPTS):
-        S[S_OPT_MACH + o] = mach[o] if o < n else 0
-        S[S_OPT_K + o] = ks[o] if o < n else 0
+    for o in range(n, MAX_OPTS):
+        S[S_OPT_MACH + o] = 0
+        S[S_OPT_K + o] = 0
     S[S_PHASE] = PH_PAY
 
 

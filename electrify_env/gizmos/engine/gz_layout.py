@@ -230,7 +230,33 @@ A_CONVERT = _a.field("A_CONVERT", MAX_OPTS, "payment: apply converter option i o
 A_CONFIRM = _a.field("A_CONFIRM", 1, "payment: pay with the marbles and options chosen")
 N_ACTIONS = _a.size
 
-LAYOUTS = (_t, _p, _s, _a)
+# ----------------------------------------------------------------------------------------------
+# Work buffer W (scratch of the mask and the payment search; never part of a game)
+# ----------------------------------------------------------------------------------------------
+MEMO_SLOTS = 65536     # slots of the search memo (a power of two)
+MEMO_PROBES = 16       # slots tried per key before a position goes unremembered
+MEMO_COUNT_BITS = 6    # bits per colour count in a memo key (larger counts are not remembered)
+N_TARGETS = N_COLOURS + 1   # the four colours and COL_ANY
+_w = _Layout("work buffer W")
+W_OPT_N = _w.field("W_OPT_N", 1, "converter options of the current search")
+W_KINDS = _w.field("W_KINDS", MAX_OPTS, "option kind (CV_*) per option of the search")
+W_COLS = _w.field("W_COLS", MAX_OPTS, "option colour per option of the search")
+W_MACH = _w.field("W_MACH", MAX_OPTS, "option list being collected: machine index")
+W_KS = _w.field("W_KS", MAX_OPTS, "option list being collected: option on the card")
+W_C = _w.field("W_C", N_COLOURS, "marble pool searched (changed and restored)")
+W_M = _w.field("W_M", N_COLOURS, "payment: marbles spent")
+W_STORE = _w.field("W_STORE", N_COLOURS, "payment: marbles stored")
+W_TOP = _w.field("W_TOP", N_COLOURS, "payment: largest marble extension")
+W_A = _w.field("W_A", N_COLOURS, "payment: marble extension being tried")
+W_REACH_NEED = _w.field("W_REACH_NEED", N_TARGETS, "mask: largest cost asked of each colour")
+W_REACH = _w.field("W_REACH", N_TARGETS, "mask: best yield of each colour (exact below its cost)")
+W_GEN = _w.field("W_GEN", 1, "memo generation: a slot counts only if it holds the current one")
+W_MEMO_KEY = _w.field("W_MEMO_KEY", MEMO_SLOTS, "memo: marble pool and options left of a position")
+W_MEMO_GEN = _w.field("W_MEMO_GEN", MEMO_SLOTS, "memo: generation the slot was written in")
+W_MEMO_VAL = _w.field("W_MEMO_VAL", MEMO_SLOTS, "memo: the yield searched from the position")
+W_SIZE = _w.size
+
+LAYOUTS = (_t, _p, _s, _a, _w)
 
 
 def layout_rows() -> dict[str, list[tuple[str, int, int, str]]]:

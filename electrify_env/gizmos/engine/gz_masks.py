@@ -1,28 +1,30 @@
 """The legal-action mask (G5, G23).  ``step`` accepts exactly the ids this mask holds: both use
-the same legality predicates of the phase modules."""
+the same legality predicates of the phase modules.  Affordability is searched once per colour
+per mask (the largest cost asked of each colour), not once per card."""
 import numpy as np
 from numba import njit
 
 from .gz_board import display_card
-from .gz_build import archive_build_ok, display_build_ok, build_ok
+from .gz_build import build_reachable, want_build
 from .gz_chain import offered
 from .gz_energy import pbase, pick_ok
 from .gz_file import can_file, file_slot_ok
 from .gz_layout import (
     A_BUILD, A_BUILD_ARCH, A_CONFIRM, A_CONVERT, A_FILE, A_PASS, A_PICK, A_RES_BUILD, A_RES_FILE,
-    A_RESEARCH, A_SPEND, A_USE, MAX_BUILT, MAX_DISPLAY, MAX_OPTS, N_COLOURS, N_DECKS, NO_CARD,
+    A_RESEARCH, A_SPEND, A_USE, MAX_BUILT, MAX_DISPLAY, N_COLOURS, N_DECKS, NO_CARD,
     P_ARCH, P_ARCH_N, P_BUILT_N, PH_CHAIN, PH_EFFECT_FILE, PH_EFFECT_PICK, PH_EFFECT_RESEARCH,
     PH_FREE_BUILD, PH_MAIN, PH_PAY, PH_RESEARCH, S_CUR, S_DECK_N, S_EFF_FIRST, S_PHASE, S_RES,
-    S_RES_N, S_TERMINAL, SRC_RESEARCH, T_LEVEL,
+    S_RES_N, S_TERMINAL, SRC_ARCHIVE, SRC_DISPLAY, SRC_RESEARCH, T_LEVEL,
 )
-from .gz_pay import pay_step_ok, pay_tables
+from .gz_pay import new_work, pay_begin, pay_step_ok, reach_begin, reach_solve
 from .gz_research import research_ok
 
 
 @njit(cache=True)
-def fill_mask(S, T, mask):
+def fill_mask(S, T, mask, W):
     """Write 1 at every legal action id of the pending decision into ``mask`` (uint8, length
-    N_ACTIONS), 0 elsewhere; return the number of legal ids (0 only once the game is over)."""
+    N_ACTIONS), 0 elsewhere; return the number of legal ids (0 only once the game is over).
+    ``W`` is a work buffer (:func:`new_work`)."""
     mask[:] = 0
     if S[S_TERMINAL]:
         return 0
@@ -30,11 +32,18 @@ def fill_mask(S, T, mask):
     ph = S[S_PHASE]
     n = 0
     if ph == PH_MAIN:
+        reach_begin(S, T, pb, W)
+        for x in range(N_DECKS * MAX_DISPLAY):
+            want_build(S, T, pb, display_card(S, T, x // MAX_DISPLAY, x % MAX_DISPLAY), SRC_DISPLAY, W)
+        for i in range(S[pb + P_ARCH_N]):
+            want_build(S, T, pb, S[pb + P_ARCH + i], SRC_ARCHIVE, W)
+        reach_solve(S, pb, W)
         for x in range(N_DECKS * MAX_DISPLAY):
             if file_slot_ok(S, T, pb, x):
                 mask[A_FILE + x] = 1
                 n += 1
-            if display_build_ok(S, T, pb, x):
+            card = display_card(S, T, x // MAX_DISPLAY, x % MAX_DISPLAY)
+            if build_reachable(S, T, pb, card, SRC_DISPLAY, W):
                 mask[A_BUILD + x] = 1
                 n += 1
         for c in range(N_COLOURS):
@@ -42,7 +51,7 @@ def fill_mask(S, T, mask):
                 mask[A_PICK + c] = 1
                 n += 1
         for i in range(S[pb + P_ARCH_N]):
-            if archive_build_ok(S, T, pb, i):
+            if build_reachable(S, T, pb, S[pb + P_ARCH + i], SRC_ARCHIVE, W):
                 mask[A_BUILD_ARCH + i] = 1
                 n += 1
         for d in range(N_DECKS):
@@ -53,27 +62,29 @@ def fill_mask(S, T, mask):
             mask[A_PASS] = 1          # G5: none of the four is legal
             n = 1
     elif ph == PH_PAY:
-        kinds = np.zeros(MAX_OPTS, dtype=np.int64)
-        cols = np.zeros(MAX_OPTS, dtype=np.int64)
-        no = pay_tables(S, T, pb, kinds, cols)
+        no = pay_begin(S, T, pb, W)
         for c in range(N_COLOURS):
-            if pay_step_ok(S, T, pb, 0, c, kinds, cols, no):
+            if pay_step_ok(S, T, pb, 0, c, W):
                 mask[A_SPEND + c] = 1
                 n += 1
         for o in range(no):
-            if pay_step_ok(S, T, pb, 1, o, kinds, cols, no):
+            if pay_step_ok(S, T, pb, 1, o, W):
                 mask[A_CONVERT + o] = 1
                 n += 1
-        if pay_step_ok(S, T, pb, 2, 0, kinds, cols, no):
+        if pay_step_ok(S, T, pb, 2, 0, W):
             mask[A_CONFIRM] = 1
             n += 1
     elif ph == PH_RESEARCH:
         mask[A_PASS] = 1
         n = 1
         filing = can_file(S, pb)
+        reach_begin(S, T, pb, W)
+        for i in range(S[S_RES_N]):
+            want_build(S, T, pb, S[S_RES + i], SRC_RESEARCH, W)
+        reach_solve(S, pb, W)
         for i in range(S[S_RES_N]):
             card = S[S_RES + i]
-            if build_ok(S, T, pb, card, SRC_RESEARCH):
+            if build_reachable(S, T, pb, card, SRC_RESEARCH, W):
                 mask[A_RES_BUILD + i] = 1
                 n += 1
             if filing:
@@ -121,3 +132,6 @@ def new_mask():
     """A scratch mask buffer for ``fill_mask`` / ``step_checked``."""
     from .gz_layout import N_ACTIONS
     return np.zeros(N_ACTIONS, dtype=np.uint8)
+
+
+__all__ = ["fill_mask", "new_mask", "new_work"]

@@ -11,15 +11,53 @@ minimal exactly when it is feasible and every single removal is infeasible.
 The payment is chosen step by step (G23): marbles in colour order, then options in list order,
 then confirm.  A step is legal only if some minimal payment extends the choices so far, so every
 minimal payment has exactly one path and no path ends elsewhere.
+
+The searches keep their scratch in a work buffer ``W`` (layout ``W_*``, one per game or playout,
+see :func:`new_work`): nothing is allocated per call.  The converter search remembers the yield
+of each (marble pool, options left) position it has finished in a memo keyed by a generation
+(:func:`memo_reset`), valid while the options, the target and the cost stay the same.
 """
 import numpy as np
 from numba import njit
 
 from .gz_layout import (
-    COL_ANY, CV_ANY, CV_DOUBLE, CV_WILD, CV_WILD2, MAX_OPTS, N_COLOURS, P_BUILT, P_BUILT_N,
-    P_OPT_USED, P_STORE, S_OPT_K, S_OPT_MACH, S_OPT_N, S_PAY_COST, S_PAY_LASTC, S_PAY_LASTO,
-    S_PAY_M, S_PAY_OPTS, S_PAY_CARD, T_COLOUR, T_CV_COL, T_CV_KIND, T_CV_N, T_TYPE, TY_CONVERTER,
+    CV_ANY, CV_DOUBLE, CV_WILD, CV_WILD2, MAX_OPTS, MEMO_COUNT_BITS, MEMO_PROBES, MEMO_SLOTS,
+    N_COLOURS, N_TARGETS, P_BUILT, P_BUILT_N, P_OPT_USED, P_STORE, S_OPT_K, S_OPT_MACH, S_OPT_N,
+    S_PAY_COST, S_PAY_LASTC, S_PAY_LASTO, S_PAY_M, S_PAY_OPTS, S_PAY_CARD, T_COLOUR, T_CV_COL,
+    T_CV_KIND, T_CV_N, T_TYPE, TY_CONVERTER, W_A, W_C, W_COLS, W_GEN, W_KINDS, W_KS, W_M,
+    W_MACH, W_MEMO_GEN, W_MEMO_KEY, W_MEMO_VAL, W_OPT_N, W_REACH, W_REACH_NEED, W_SIZE,
+    W_STORE, W_TOP,
 )
+
+
+def new_work():
+    """A work buffer for ``fill_mask`` / ``step_checked`` (int64, length W_SIZE)."""
+    return np.zeros(W_SIZE, dtype=np.int64)
+
+
+@njit(cache=True)
+def memo_reset(W):
+    """Forget every remembered search position (a new generation)."""
+    W[W_GEN] += 1
+
+
+@njit(cache=True)
+def _memo_key(c, avail):
+    """The memo key of pool ``c`` with options ``avail`` left, or -1 when a count does not fit."""
+    key = avail
+    lim = 1 << MEMO_COUNT_BITS
+    for x in range(N_COLOURS):
+        if c[x] >= lim:
+            return -1
+        key = (key << MEMO_COUNT_BITS) | c[x]
+    return key
+
+
+@njit(cache=True)
+def _memo_slot(key):
+    """The first slot probed for ``key``."""
+    h = (key * 0x5851F42D4C957F2D) >> 20
+    return h & (MEMO_SLOTS - 1)
 
 
 @njit(cache=True)
@@ -60,13 +98,27 @@ def _useful(kinds, cols, n_opts, avail, target):
 
 
 @njit(cache=True)
-def best_yield(c, kinds, cols, n_opts, avail, target, need):
+def best_yield(c, kinds, cols, n_opts, avail, target, need, W):
     """The largest yield (marbles of ``target``, or all marbles for COL_ANY) of the marble pool
     ``c`` (counts per colour, changed and restored) through the options in bit mask ``avail``;
-    stops early once ``need`` is reached."""
+    stops early once ``need`` is reached: an answer below ``need`` is exact, one at or above it
+    only says that ``need`` is reached.  Positions are remembered in the memo of ``W`` (call
+    :func:`memo_reset` whenever the options, ``target`` or ``need`` change)."""
     v = _value(c, target)
     if v >= need or avail == 0:
         return v
+    key = _memo_key(c, avail)
+    slot = -1
+    if key >= 0:
+        gen = W[W_GEN]
+        h = _memo_slot(key)
+        for p in range(MEMO_PROBES):
+            i = (h + p) & (MEMO_SLOTS - 1)
+            if W[W_MEMO_GEN + i] != gen:
+                slot = i
+                break
+            if W[W_MEMO_KEY + i] == key:
+                return W[W_MEMO_VAL + i]
     u = _useful(kinds, cols, n_opts, avail, target)
     for o in range(n_opts):
         if (avail >> o) & 1 == 0:
@@ -77,7 +129,7 @@ def best_yield(c, kinds, cols, n_opts, avail, target, need):
         if k == CV_DOUBLE:
             if c[x] > 0:
                 c[x] += 1
-                r = best_yield(c, kinds, cols, n_opts, rest, target, need)
+                r = best_yield(c, kinds, cols, n_opts, rest, target, need, W)
                 c[x] -= 1
                 if r > v:
                     v = r
@@ -88,7 +140,7 @@ def best_yield(c, kinds, cols, n_opts, avail, target, need):
                         continue
                     c[x] -= 1
                     c[y] += 1
-                    r = best_yield(c, kinds, cols, n_opts, rest, target, need)
+                    r = best_yield(c, kinds, cols, n_opts, rest, target, need, W)
                     c[y] -= 1
                     c[x] += 1
                     if r > v:
@@ -103,7 +155,7 @@ def best_yield(c, kinds, cols, n_opts, avail, target, need):
                         c[x] -= 2
                         c[y1] += 1
                         c[y2] += 1
-                        r = best_yield(c, kinds, cols, n_opts, rest, target, need)
+                        r = best_yield(c, kinds, cols, n_opts, rest, target, need, W)
                         c[y2] -= 1
                         c[y1] -= 1
                         c[x] += 2
@@ -118,55 +170,61 @@ def best_yield(c, kinds, cols, n_opts, avail, target, need):
                         continue
                     c[z] -= 1
                     c[y] += 1
-                    r = best_yield(c, kinds, cols, n_opts, rest, target, need)
+                    r = best_yield(c, kinds, cols, n_opts, rest, target, need, W)
                     c[y] -= 1
                     c[z] += 1
                     if r > v:
                         v = r
         if v >= need:
-            return v
+            break
+    if slot >= 0:
+        W[W_MEMO_GEN + slot] = W[W_GEN]
+        W[W_MEMO_KEY + slot] = key
+        W[W_MEMO_VAL + slot] = v
     return v
 
 
 @njit(cache=True)
-def feasible(m, kinds, cols, n_opts, opts, target, need):
+def feasible(m, kinds, cols, n_opts, opts, target, need, W):
     """The marbles ``m`` with the options in ``opts`` can pay ``need`` of ``target``."""
     if need <= 0:
         return True
-    c = m.copy()
-    return best_yield(c, kinds, cols, n_opts, opts, target, need) >= need
+    c = W[W_C:W_C + N_COLOURS]
+    for x in range(N_COLOURS):
+        c[x] = m[x]
+    return best_yield(c, kinds, cols, n_opts, opts, target, need, W) >= need
 
 
 @njit(cache=True)
-def minimal(m, kinds, cols, n_opts, opts, target, need):
+def minimal(m, kinds, cols, n_opts, opts, target, need, W):
     """``(m, opts)`` is a legal, undominated payment (G11)."""
-    if not feasible(m, kinds, cols, n_opts, opts, target, need):
+    if not feasible(m, kinds, cols, n_opts, opts, target, need, W):
         return False
     for x in range(N_COLOURS):
         if m[x] > 0:
             m[x] -= 1
-            f = feasible(m, kinds, cols, n_opts, opts, target, need)
+            f = feasible(m, kinds, cols, n_opts, opts, target, need, W)
             m[x] += 1
             if f:
                 return False
     for o in range(n_opts):
-        if (opts >> o) & 1 and feasible(m, kinds, cols, n_opts, opts & ~(1 << o), target, need):
+        if (opts >> o) & 1 and feasible(m, kinds, cols, n_opts, opts & ~(1 << o), target, need, W):
             return False
     return True
 
 
 @njit(cache=True)
-def _extend_opts(m, kinds, cols, n_opts, opts, lasto, target, need):
+def _extend_opts(m, kinds, cols, n_opts, opts, lasto, target, need, W):
     """Some set of options after ``lasto`` added to ``opts`` makes ``(m, opts')`` minimal."""
     elig = 0
     for o in range(lasto + 1, n_opts):
         if (opts >> o) & 1 == 0:
             elig |= 1 << o
-    if not feasible(m, kinds, cols, n_opts, opts | elig, target, need):
+    if not feasible(m, kinds, cols, n_opts, opts | elig, target, need, W):
         return False
     sub = elig
     while True:                       # every subset of elig, elig itself first
-        if minimal(m, kinds, cols, n_opts, opts | sub, target, need):
+        if minimal(m, kinds, cols, n_opts, opts | sub, target, need, W):
             return True
         if sub == 0:
             return False
@@ -174,17 +232,17 @@ def _extend_opts(m, kinds, cols, n_opts, opts, lasto, target, need):
 
 
 @njit(cache=True)
-def completable(m, store, kinds, cols, n_opts, opts, lastc, lasto, target, need):
+def completable(m, store, kinds, cols, n_opts, opts, lastc, lasto, target, need, W):
     """Some minimal payment extends the choices so far: marbles ``m`` (more only of colours
     ``>= lastc`` while no option is applied, ``lasto < 0``) and options ``opts`` (more only
     after ``lasto``), within the stored marbles ``store``."""
-    if feasible(m, kinds, cols, n_opts, opts, target, need):
-        return minimal(m, kinds, cols, n_opts, opts, target, need)
+    if feasible(m, kinds, cols, n_opts, opts, target, need, W):
+        return minimal(m, kinds, cols, n_opts, opts, target, need, W)
     if lasto >= 0:
-        return _extend_opts(m, kinds, cols, n_opts, opts, lasto, target, need)
+        return _extend_opts(m, kinds, cols, n_opts, opts, lasto, target, need, W)
     spent = m[0] + m[1] + m[2] + m[3]
     room = need - spent              # a minimal payment spends at most ``need`` marbles
-    top = store.copy()
+    top = W[W_TOP:W_TOP + N_COLOURS]
     for x in range(N_COLOURS):
         top[x] = store[x] if x >= lastc else m[x]
         if top[x] - m[x] > room:
@@ -192,12 +250,14 @@ def completable(m, store, kinds, cols, n_opts, opts, lastc, lasto, target, need)
     all_opts = opts
     for o in range(n_opts):
         all_opts |= 1 << o
-    if not feasible(top, kinds, cols, n_opts, all_opts, target, need):
+    if not feasible(top, kinds, cols, n_opts, all_opts, target, need, W):
         return False
-    a = m.copy()
+    a = W[W_A:W_A + N_COLOURS]
+    for x in range(N_COLOURS):
+        a[x] = m[x]
     while True:                      # every marble extension a with m <= a <= top, |a| <= need
         if a[0] + a[1] + a[2] + a[3] <= need:
-            if _extend_opts(a, kinds, cols, n_opts, opts, -1, target, need):
+            if _extend_opts(a, kinds, cols, n_opts, opts, -1, target, need, W):
                 return True
         x = 0
         while x < N_COLOURS:
@@ -220,42 +280,94 @@ def option_tables(S, T, mach, ks, n, kinds, cols, pb):
 
 
 @njit(cache=True)
-def affordable(S, T, pb, colour, need):
+def _target(colour):
+    """The search target of a card colour (COL_ANY and above search all marbles alike)."""
+    return colour if colour < N_COLOURS else N_TARGETS - 1
+
+
+@njit(cache=True)
+def reach_begin(S, T, pb, W):
+    """Start an affordability round for the player at ``pb``: its converter options not used
+    this turn go into ``W``, and no cost is asked yet."""
+    n = collect_options(S, T, pb, W[W_MACH:W_MACH + MAX_OPTS], W[W_KS:W_KS + MAX_OPTS])
+    option_tables(S, T, W[W_MACH:W_MACH + MAX_OPTS], W[W_KS:W_KS + MAX_OPTS], n,
+                  W[W_KINDS:W_KINDS + MAX_OPTS], W[W_COLS:W_COLS + MAX_OPTS], pb)
+    W[W_OPT_N] = n
+    for t in range(N_TARGETS):
+        W[W_REACH_NEED + t] = 0
+        W[W_REACH + t] = 0
+
+
+@njit(cache=True)
+def reach_want(W, colour, need):
+    """Ask, in this round, whether ``need`` marbles of ``colour`` can be paid."""
+    t = _target(colour)
+    if need > W[W_REACH_NEED + t]:
+        W[W_REACH_NEED + t] = need
+
+
+@njit(cache=True)
+def reach_solve(S, pb, W):
+    """Search once per colour asked: the best yield of storage and options, exact below the
+    largest cost asked of that colour (so every smaller cost is answered by one comparison)."""
+    n = W[W_OPT_N]
+    kinds = W[W_KINDS:W_KINDS + MAX_OPTS]
+    cols = W[W_COLS:W_COLS + MAX_OPTS]
+    c = W[W_C:W_C + N_COLOURS]
+    for t in range(N_TARGETS):
+        need = W[W_REACH_NEED + t]
+        if need <= 0:
+            continue
+        for x in range(N_COLOURS):
+            c[x] = S[pb + P_STORE + x]
+        memo_reset(W)
+        W[W_REACH + t] = best_yield(c, kinds, cols, n, (1 << n) - 1, t, need, W)
+
+
+@njit(cache=True)
+def reach_ok(W, colour, need):
+    """After :func:`reach_solve`: ``need`` marbles of ``colour`` (no more than asked) can be paid."""
+    return need <= 0 or need <= W[W_REACH + _target(colour)]
+
+
+@njit(cache=True)
+def affordable(S, T, pb, colour, need, W):
     """The player at ``pb`` can pay ``need`` marbles of ``colour`` (COL_ANY: any mix) with storage
     and the converter options not used this turn."""
     if need <= 0:
         return True
-    mach = np.zeros(MAX_OPTS, dtype=np.int64)
-    ks = np.zeros(MAX_OPTS, dtype=np.int64)
-    n = collect_options(S, T, pb, mach, ks)
-    kinds = np.zeros(MAX_OPTS, dtype=np.int64)
-    cols = np.zeros(MAX_OPTS, dtype=np.int64)
-    option_tables(S, T, mach, ks, n, kinds, cols, pb)
-    m = np.zeros(N_COLOURS, dtype=np.int64)
-    for x in range(N_COLOURS):
-        m[x] = S[pb + P_STORE + x]
-    return feasible(m, kinds, cols, n, (1 << n) - 1, colour, need)
+    reach_begin(S, T, pb, W)
+    reach_want(W, colour, need)
+    reach_solve(S, pb, W)
+    return reach_ok(W, colour, need)
 
 
 @njit(cache=True)
-def pay_tables(S, T, pb, kinds, cols):
-    """Fill ``kinds``/``cols`` from the payment's option list in the state; return its length."""
+def pay_begin(S, T, pb, W):
+    """Start checking payment steps: the payment's option list goes into ``W`` and the memo is
+    cleared (the steps of one decision share the options, the colour and the cost); return the
+    number of options."""
     n = S[S_OPT_N]
     for o in range(n):
         card = S[pb + P_BUILT + S[S_OPT_MACH + o]]
-        kinds[o] = T[T_CV_KIND + 2 * card + S[S_OPT_K + o]]
-        cols[o] = T[T_CV_COL + 2 * card + S[S_OPT_K + o]]
+        W[W_KINDS + o] = T[T_CV_KIND + 2 * card + S[S_OPT_K + o]]
+        W[W_COLS + o] = T[T_CV_COL + 2 * card + S[S_OPT_K + o]]
+    W[W_OPT_N] = n
+    memo_reset(W)
     return n
 
 
 @njit(cache=True)
-def pay_step_ok(S, T, pb, kind, arg, kinds, cols, n):
+def pay_step_ok(S, T, pb, kind, arg, W):
     """The payment step ``kind`` (0 spend a marble of colour ``arg``, 1 apply option ``arg``,
-    2 confirm) is legal now (G11, G23)."""
+    2 confirm) is legal now (G11, G23); :func:`pay_begin` has filled ``W`` for this decision."""
     colour = T[T_COLOUR + S[S_PAY_CARD]]
     need = S[S_PAY_COST]
-    m = np.zeros(N_COLOURS, dtype=np.int64)
-    store = np.zeros(N_COLOURS, dtype=np.int64)
+    n = W[W_OPT_N]
+    kinds = W[W_KINDS:W_KINDS + MAX_OPTS]
+    cols = W[W_COLS:W_COLS + MAX_OPTS]
+    m = W[W_M:W_M + N_COLOURS]
+    store = W[W_STORE:W_STORE + N_COLOURS]
     for x in range(N_COLOURS):
         m[x] = S[S_PAY_M + x]
         store[x] = S[pb + P_STORE + x]
@@ -263,14 +375,14 @@ def pay_step_ok(S, T, pb, kind, arg, kinds, cols, n):
     lastc = S[S_PAY_LASTC]
     lasto = S[S_PAY_LASTO]
     if kind == 2:
-        return minimal(m, kinds, cols, n, opts, colour, need)
+        return minimal(m, kinds, cols, n, opts, colour, need, W)
     if kind == 0:
         if lasto >= 0 or arg < lastc or m[arg] >= store[arg]:
             return False
         if m[0] + m[1] + m[2] + m[3] >= need:
             return False
         m[arg] += 1
-        return completable(m, store, kinds, cols, n, opts, arg, lasto, colour, need)
+        return completable(m, store, kinds, cols, n, opts, arg, lasto, colour, need, W)
     if arg >= n or arg <= lasto or (opts >> arg) & 1:
         return False
-    return completable(m, store, kinds, cols, n, opts | (1 << arg), lastc, arg, colour, need)
+    return completable(m, store, kinds, cols, n, opts | (1 << arg), lastc, arg, colour, need, W)

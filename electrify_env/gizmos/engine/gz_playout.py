@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from .gz_layout import N_ACTIONS, S_SIZE, S_TERMINAL
+from .gz_layout import N_ACTIONS, S_SIZE, S_TERMINAL, W_SIZE
 from .gz_masks import fill_mask
 from .gz_rng import gz_below, gz_seed
 from .gz_setup import init_state
@@ -17,11 +17,12 @@ def random_games(T, n_players, seed, n_games):
     R = np.zeros(S_SIZE, dtype=np.int64)     # the policy's generator lives in a second state
     gz_seed(R, seed ^ 0x5DEECE66D)
     mask = np.zeros(N_ACTIONS, dtype=np.uint8)
+    W = np.zeros(W_SIZE, dtype=np.int64)
     total = 0
     for g in range(n_games):
         init_state(S, T, n_players, seed + g)
         while S[S_TERMINAL] == 0:
-            n = fill_mask(S, T, mask)
+            n = fill_mask(S, T, mask, W)
             k = gz_below(R, n)
             a = 0
             for i in range(N_ACTIONS):

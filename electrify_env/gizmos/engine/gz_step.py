@@ -88,12 +88,13 @@ def apply_action(S, T, a):
 
 
 @njit(cache=True)
-def step_checked(S, T, a, mask):
-    """Apply action ``a`` if it is legal (``mask``: scratch space of length N_ACTIONS).
-    Returns 0, or -1 with the state unchanged when ``a`` is out of range or illegal."""
+def step_checked(S, T, a, mask, W):
+    """Apply action ``a`` if it is legal (``mask``: scratch space of length N_ACTIONS, ``W``: a
+    work buffer, :func:`~.gz_pay.new_work`).  Returns 0, or -1 with the state unchanged when
+    ``a`` is out of range or illegal."""
     if a < 0 or a >= N_ACTIONS:
         return -1
-    fill_mask(S, T, mask)
+    fill_mask(S, T, mask, W)
     if mask[a] == 0:
         return -1
     apply_action(S, T, a)
