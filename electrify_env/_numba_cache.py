@@ -44,8 +44,11 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 ENGINE_DIR = PACKAGE_DIR / "engine"
 #: the bots' jitted kernels: cached like the engine, under the same stamp (they call the engine)
 KERNELS_DIR = PACKAGE_DIR / "kernels"
+#: the Gizmos rules engine: cached the same way (its modules are named ``gz_*``, so its cache
+#: files never share a name with the Electrify engine's)
+GIZMOS_ENGINE_DIR = PACKAGE_DIR / "gizmos" / "engine"
 #: every folder whose jitted functions the engine locator caches
-JIT_DIRS = (ENGINE_DIR, KERNELS_DIR)
+JIT_DIRS = (ENGINE_DIR, KERNELS_DIR, GIZMOS_ENGINE_DIR)
 #: the source stamp of every cached engine function is this prefix + engine_source_digest()
 STAMP_PREFIX = "electrify-engine-sources:"
 #: the locator's import path, for numba's NUMBA_CACHE_LOCATOR_CLASSES setting

@@ -121,6 +121,8 @@ def test_the_locator_claims_only_engine_files(tmp_path):
     assert isinstance(loc, NC.EngineCacheLocator)
     loc = NC.EngineCacheLocator.from_function(f, str(NC.KERNELS_DIR / "search.py"))
     assert isinstance(loc, NC.EngineCacheLocator)
+    loc = NC.EngineCacheLocator.from_function(f, str(NC.GIZMOS_ENGINE_DIR / "gz_pay.py"))
+    assert isinstance(loc, NC.EngineCacheLocator)
 
 
 def test_source_digest_changes_with_any_engine_file_and_only_then(tmp_path):
@@ -144,12 +146,16 @@ def test_source_digest_changes_with_any_engine_file_and_only_then(tmp_path):
     assert NC.engine_source_digest(engine) != base
 
 
-def test_the_default_digest_covers_the_kernels_too():
-    """The stamp of every cached function hashes the engine and the kernels together."""
+def test_the_default_digest_covers_the_kernels_and_the_gizmos_engine_too():
+    """The stamp of every cached function hashes the engine, the kernels and the Gizmos engine
+    together."""
     both = NC.engine_source_digest()
     assert both != NC.engine_source_digest(NC.ENGINE_DIR)
-    assert set(NC.JIT_DIRS) == {NC.ENGINE_DIR, NC.KERNELS_DIR}
-    assert {Path(f).parent for f, _, _ in NC._jit_files()} >= {NC.ENGINE_DIR, NC.KERNELS_DIR}
+    assert set(NC.JIT_DIRS) == {NC.ENGINE_DIR, NC.KERNELS_DIR, NC.GIZMOS_ENGINE_DIR}
+    assert {Path(f).parent for f, _, _ in NC._jit_files()} >= {NC.ENGINE_DIR, NC.KERNELS_DIR,
+                                                                NC.GIZMOS_ENGINE_DIR}
+    assert not ({p.stem for p in NC.ENGINE_DIR.glob("*.py")} & {p.stem for p in NC.GIZMOS_ENGINE_DIR.glob("*.py")}
+                - {"__init__"})                          # cache file names cannot collide
 
 
 def test_locator_classes_setting_keeps_the_engine_locator_first():
