@@ -10,7 +10,7 @@ loaded when first asked for).
 
 Gizmos (``electrify_env.gizmos``) is a second game beside Electrify, in the same layers: its rules
 engine ``electrify_env.gizmos.engine`` is in the engine layer and imports only numba, numpy and
-itself; its core (``game``, ``position``, ``decision``, ``cards``, ``actions``) imports its engine
+itself; its core (``game``, ``position``, ``decision``, ``cards``, ``actions``, ``demo``) imports its engine
 and, of the rest of the package, only the game-independent core modules of ``SHARED_CORE``.
 """
 from __future__ import annotations
