@@ -236,6 +236,8 @@ N_ACTIONS = _a.size
 MEMO_SLOTS = 65536     # slots of the search memo (a power of two)
 MEMO_PROBES = 16       # slots tried per key before a position goes unremembered
 MEMO_COUNT_BITS = 6    # bits per colour count in a memo key (larger counts are not remembered)
+MEMO_WIDTH = 3         # entries of one memo slot: key, generation, yield
+MEMO_MIN_OPTS = 3      # positions with fewer options left are searched, not remembered
 N_TARGETS = N_COLOURS + 1   # the four colours and COL_ANY
 _w = _Layout("work buffer W")
 W_OPT_N = _w.field("W_OPT_N", 1, "converter options of the current search")
@@ -251,9 +253,9 @@ W_A = _w.field("W_A", N_COLOURS, "payment: marble extension being tried")
 W_REACH_NEED = _w.field("W_REACH_NEED", N_TARGETS, "mask: largest cost asked of each colour")
 W_REACH = _w.field("W_REACH", N_TARGETS, "mask: best yield of each colour (exact below its cost)")
 W_GEN = _w.field("W_GEN", 1, "memo generation: a slot counts only if it holds the current one")
-W_MEMO_KEY = _w.field("W_MEMO_KEY", MEMO_SLOTS, "memo: marble pool and options left of a position")
-W_MEMO_GEN = _w.field("W_MEMO_GEN", MEMO_SLOTS, "memo: generation the slot was written in")
-W_MEMO_VAL = _w.field("W_MEMO_VAL", MEMO_SLOTS, "memo: the yield searched from the position")
+W_MEMO = _w.field("W_MEMO", MEMO_SLOTS * MEMO_WIDTH,
+                  "memo slot i at W_MEMO + MEMO_WIDTH*i: key (marble pool and options left), "
+                  "generation written in, yield searched")
 W_SIZE = _w.size
 
 LAYOUTS = (_t, _p, _s, _a, _w)

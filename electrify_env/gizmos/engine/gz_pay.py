@@ -21,11 +21,12 @@ import numpy as np
 from numba import njit
 
 from .gz_layout import (
-    CV_ANY, CV_DOUBLE, CV_WILD, CV_WILD2, MAX_OPTS, MEMO_COUNT_BITS, MEMO_PROBES, MEMO_SLOTS,
+    CV_ANY, CV_DOUBLE, CV_WILD, CV_WILD2, MAX_OPTS, MEMO_COUNT_BITS, MEMO_MIN_OPTS, MEMO_PROBES,
+    MEMO_SLOTS, MEMO_WIDTH,
     N_COLOURS, N_TARGETS, P_BUILT, P_BUILT_N, P_OPT_USED, P_STORE, S_OPT_K, S_OPT_MACH, S_OPT_N,
     S_PAY_COST, S_PAY_LASTC, S_PAY_LASTO, S_PAY_M, S_PAY_OPTS, S_PAY_CARD, T_COLOUR, T_CV_COL,
     T_CV_KIND, T_CV_N, T_TYPE, TY_CONVERTER, W_A, W_C, W_COLS, W_GEN, W_KINDS, W_KS, W_M,
-    W_MACH, W_MEMO_GEN, W_MEMO_KEY, W_MEMO_VAL, W_OPT_N, W_REACH, W_REACH_NEED, W_SIZE,
+    W_MACH, W_MEMO, W_OPT_N, W_REACH, W_REACH_NEED, W_SIZE,
     W_STORE, W_TOP,
 )
 
@@ -51,6 +52,14 @@ def _memo_key(c, avail):
             return -1
         key = (key << MEMO_COUNT_BITS) | c[x]
     return key
+
+
+@njit(cache=True)
+def _at_least(bits, k):
+    """``bits`` has at least ``k`` bits set."""
+    for _ in range(k - 1):
+        bits &= bits - 1
+    return bits != 0
 
 
 @njit(cache=True)
@@ -107,18 +116,18 @@ def best_yield(c, kinds, cols, n_opts, avail, target, need, W):
     v = _value(c, target)
     if v >= need or avail == 0:
         return v
-    key = _memo_key(c, avail)
+    key = _memo_key(c, avail) if _at_least(avail, MEMO_MIN_OPTS) else -1
     slot = -1
     if key >= 0:
         gen = W[W_GEN]
         h = _memo_slot(key)
         for p in range(MEMO_PROBES):
-            i = (h + p) & (MEMO_SLOTS - 1)
-            if W[W_MEMO_GEN + i] != gen:
+            i = W_MEMO + MEMO_WIDTH * ((h + p) & (MEMO_SLOTS - 1))
+            if W[i + 1] != gen:
                 slot = i
                 break
-            if W[W_MEMO_KEY + i] == key:
-                return W[W_MEMO_VAL + i]
+            if W[i] == key:
+                return W[i + 2]
     u = _useful(kinds, cols, n_opts, avail, target)
     for o in range(n_opts):
         if (avail >> o) & 1 == 0:
@@ -178,9 +187,9 @@ def best_yield(c, kinds, cols, n_opts, avail, target, need, W):
         if v >= need:
             break
     if slot >= 0:
-        W[W_MEMO_GEN + slot] = W[W_GEN]
-        W[W_MEMO_KEY + slot] = key
-        W[W_MEMO_VAL + slot] = v
+        W[slot] = key
+        W[slot + 1] = W[W_GEN]
+        W[slot + 2] = v
     return v
 
 
