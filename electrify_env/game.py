@@ -184,6 +184,14 @@ class Game:
     OBS_SIZE = OBS_SIZE
     OBS_VERSION = OBS_VERSION
     N_ACTIONS = L.N_ACTIONS
+    #: the name of this game in :mod:`electrify_env.games`
+    game_name = "electrify"
+
+    def seat_view(self, seat: int | None = None, observation: bool = True, infoset: bool = True):
+        """The :class:`~electrify_env.agent.SeatView` of ``seat`` (default: the player on turn),
+        as :func:`electrify_env.agent.seat_view` builds it."""
+        from .agent import seat_view
+        return seat_view(self, seat, observation=observation, infoset=infoset)
 
     def scores(self) -> np.ndarray:
         """Energy points of each player."""

@@ -53,6 +53,8 @@ class Game:
     """
 
     N_ACTIONS = L.N_ACTIONS
+    #: the name of this game in :mod:`electrify_env.games`
+    game_name = "gizmos"
 
     def __init__(self, n_players: int = 2, seed: int = 0, card_set: CardSet | str | Path | None = None) -> None:
         n = as_int(n_players, "n_players")
@@ -116,9 +118,14 @@ class Game:
         """Victory points of each seat (G20)."""
         return np.array([score(self.state, self.cards.table, p) for p in range(self.n_players)], dtype=np.int64)
 
-    def points_by_source(self, player: int) -> dict[str, int]:
+    def points_by_source(self, player: int | None = None) -> dict[str, int] | list[dict[str, int]]:
         """A seat's points split into ``machines`` (printed), ``tokens`` and ``upgrades`` (the
-        end-game scorers)."""
+        end-game scorers); with no ``player``, one such dict per seat."""
+        if player is None:
+            return [self.points_by_source(p) for p in range(self.n_players)]
+        player = as_int(player, "player")
+        if not 0 <= player < self.n_players:
+            raise InvalidArgumentError(f"player must be 0..{self.n_players - 1}, got {player}")
         pb = pbase(player)
         T = self.cards.table
         out = {"machines": 0, "tokens": int(self.state[pb + L.P_TOKENS]), "upgrades": 0}
@@ -134,6 +141,20 @@ class Game:
         out = np.zeros(self.n_players, dtype=np.int64)
         ranks(self.state, self.cards.table, out)
         return out
+
+    def tiebreak_keys(self) -> np.ndarray:
+        """(n_players, 3): points, built machines, marbles in storage (G21 order; equal keys
+        are split by the higher seat)."""
+        keys = np.zeros((self.n_players, 3), dtype=np.int64)
+        for p in range(self.n_players):
+            pb = pbase(p)
+            keys[p] = (score(self.state, self.cards.table, p), self.state[pb + L.P_BUILT_N],
+                       int(self.state[pb + L.P_STORE:pb + L.P_STORE + L.N_COLOURS].sum()))
+        return keys
+
+    def winners(self) -> list[int]:
+        """The winning seat as a list (G21 leaves no shared win)."""
+        return [self.winner()]
 
     def winner(self) -> int:
         """The seat ranked first (meaningful once the game is over)."""

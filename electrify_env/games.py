@@ -1,0 +1,95 @@
+"""The games of electrify-env, by name: what a shared layer (arena, ladder, balance, search,
+trainer, play table, CLI) needs to play any of them without importing a game's package.
+
+A game is a package that provides a ``Game`` class.  A shared layer asks this registry for a
+:class:`GameDef` by name (``get_game("gizmos")``) and plays through the ``Game`` protocol below;
+it never imports a game by module name, so adding a game is adding an entry here.
+
+**The Game protocol** (what every game's ``Game`` offers):
+
+* ``Game(n_players=..., seed=..., card_set=...)``; attributes ``n_players``, ``history`` (the
+  action ids applied), ``cards`` (with ``hash`` and ``table``), ``N_ACTIONS``;
+* ``current_player``, ``is_terminal``; ``legal_mask()`` (uint8, ``N_ACTIONS`` long),
+  ``legal_actions()``, ``step(action)`` (raises ``IllegalActionError``), ``copy()``;
+* ``observe(seat)`` (float32, the seat's information set only) and ``seat_view(seat=None,
+  observation=True, infoset=True)`` (an :class:`electrify_env.agent.SeatView`);
+* results: ``scores()``, ``tiebreak_keys()`` ((n_players, k), higher is better, compared in
+  order), ``winners()`` (seats), ``points_by_source()`` (one dict per seat).
+
+>>> from electrify_env.games import get_game
+>>> g = get_game("gizmos").new_game(n_players=2, seed=3)
+>>> g.n_players, g.is_terminal
+(2, False)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+from .validation import InvalidArgumentError
+
+__all__ = ["GameDef", "GAMES", "DEFAULT_GAME", "get_game", "game_names", "game_def_of"]
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """One registered game.
+
+    Attributes:
+        name: the id used on the command line (``--game NAME``) and in records.
+        title: the printed name.
+        min_players / max_players: the player counts its ``Game`` accepts.
+        module: the import path of the package whose ``Game`` class plays it.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    module: str
+
+    @property
+    def game_class(self) -> Any:
+        """The game's ``Game`` class (imported on first use)."""
+        return import_module(self.module).Game
+
+    def new_game(self, n_players: int, seed: int = 0, card_set: Any = None, **options: Any) -> Any:
+        """A new game at its start; ``options`` are the game's own (Electrify: ``tech_packs``,
+        ``scenario``)."""
+        if not self.min_players <= int(n_players) <= self.max_players:
+            raise InvalidArgumentError(f"{self.title} takes {self.min_players}-{self.max_players} "
+                                       f"players, got {n_players}")
+        return self.game_class(n_players=int(n_players), seed=seed, card_set=card_set, **options)
+
+
+#: every game, by name
+GAMES: dict[str, GameDef] = {
+    "electrify": GameDef("electrify", "Electrify", 1, 4, "electrify_env.game"),
+    "gizmos": GameDef("gizmos", "Gizmos", 2, 4, "electrify_env.gizmos.game"),
+}
+#: the game a tool plays when none is named
+DEFAULT_GAME = "electrify"
+
+
+def game_names() -> list[str]:
+    """The registered game names, in registration order."""
+    return list(GAMES)
+
+
+def get_game(name: str) -> GameDef:
+    """The :class:`GameDef` called ``name``; a one-line error lists the names otherwise."""
+    if isinstance(name, GameDef):
+        return name
+    try:
+        return GAMES[str(name)]
+    except KeyError:
+        raise InvalidArgumentError(f"unknown game {name!r}; games: {', '.join(GAMES)}") from None
+
+
+def game_def_of(game: Any) -> GameDef:
+    """The :class:`GameDef` of a game object (by its ``game_name`` attribute)."""
+    name = getattr(game, "game_name", None)
+    if name is None:
+        raise InvalidArgumentError(f"{type(game).__name__} is not a registered game (no game_name)")
+    return get_game(name)
