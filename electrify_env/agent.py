@@ -31,7 +31,6 @@ project can serve its own agents to every env and tool by setting its resolver.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -39,6 +38,7 @@ import numpy as np
 
 from electrify_env.engine import layout as L
 from electrify_env.engine.infoset import scrub
+from electrify_env.seatview import SeatView
 
 if TYPE_CHECKING:  # pragma: no cover
     from electrify_env.game import Game
@@ -46,37 +46,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class AgentError(ValueError):
     """An agent cannot be built or used as asked (bad spec, bad parameter, missing view part)."""
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """Everything one seat may know at its pending decision.
-
-    Attributes:
-        seat: the seat that decides.
-        n_players: players in the game (1 in solo play).
-        mask: uint8 legal-action mask, length ``N_ACTIONS``.
-        observation: float32 observation of the seat (``Game.observe``), or None if not built.
-        infoset: the scrubbed engine state of the seat (int64, ``S_SIZE``), or None if not built.
-            Hidden entries hold -2 (a card is there, unknown) and the generator words are 0.
-        table: the card table of the game's card set (read-only int64 array).
-        card_set_hash: the card set's hash (for policy compatibility checks).
-        decision: the number of decisions made so far in the game (a per-move seed component).
-    """
-
-    seat: int
-    n_players: int
-    mask: np.ndarray
-    observation: np.ndarray | None
-    infoset: np.ndarray | None
-    table: np.ndarray
-    card_set_hash: str
-    decision: int
-
-    @property
-    def legal_actions(self) -> np.ndarray:
-        """The legal action ids, ascending."""
-        return np.flatnonzero(self.mask)
 
 
 def seat_view(game: "Game", seat: int | None = None, observation: bool = True,

@@ -32,8 +32,10 @@ PREFIXES = {"electrify_env.engine": "engine", "electrify_env.gizmos.engine": "en
             "electrify_env.cli": "top"}
 #: what the Gizmos engine may import besides itself (top-level package names)
 GIZMOS_ENGINE_EXTERNAL = {"__future__", "numba", "numpy"}
-#: the game-independent core modules the Gizmos core may import (input checks, paths, YAML)
-SHARED_CORE = {"electrify_env.validation", "electrify_env.paths", "electrify_env.yamlio"}
+#: the game-independent core modules the Gizmos core may import (input checks, paths, YAML,
+#: the seat view)
+SHARED_CORE = {"electrify_env.validation", "electrify_env.paths", "electrify_env.yamlio",
+               "electrify_env.seatview"}
 GIZMOS = "electrify_env.gizmos"
 GIZMOS_ENGINE = "electrify_env.gizmos.engine"
 ALLOWED_UPWARD = {("electrify_env", "electrify_env.envs"), ("electrify_env", "electrify_env.envs.electrify_v0")}
