@@ -11,7 +11,8 @@ loaded when first asked for).
 Gizmos (``electrify_env.gizmos``) is a second game beside Electrify, in the same layers: its rules
 engine ``electrify_env.gizmos.engine`` is in the engine layer and imports only numba, numpy and
 itself; its core (``game``, ``position``, ``decision``, ``cards``, ``actions``, ``demo``) imports its engine
-and, of the rest of the package, only the game-independent core modules of ``SHARED_CORE``.
+and, of the rest of the package, only the game-independent core modules of ``SHARED_CORE``; its
+env adapters ``electrify_env.gizmos.envs`` are in the envs layer under the same rule.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ FOLDERS = {"electrify_env": "electrify_env", "agents": "electrify_env.agents",
 LAYERS = ["engine", "kernels", "core", "envs", "agents", "training", "top"]
 #: module-name prefix -> layer (longest prefix wins); any other electrify_env module is core
 PREFIXES = {"electrify_env.engine": "engine", "electrify_env.gizmos.engine": "engine", "electrify_env.kernels": "kernels",
+            "electrify_env.gizmos.envs": "envs",
             "electrify_env.envs": "envs", "electrify_env.agents": "agents",
             "electrify_env.training": "training", "electrify_env.play": "top",
             "electrify_env.cli": "top"}
