@@ -239,6 +239,9 @@ MEMO_COUNT_BITS = 6    # bits per colour count in a memo key (larger counts are 
 MEMO_WIDTH = 3         # entries of one memo slot: key, generation, yield
 MEMO_MIN_OPTS = 3      # positions with fewer options left are searched, not remembered
 N_TARGETS = N_COLOURS + 1   # the four colours and COL_ANY
+PAY_LIST_MAX = 4096    # minimal payments one payment decision lists (more: steps are searched)
+PAY_LIST_OPTS = 12     # converter options a listed payment decision may have (more: searched)
+PAY_KEY_SIZE = 8 + 2 * MAX_OPTS   # words that identify a payment decision (see W_PL_KEY)
 _w = _Layout("work buffer W")
 W_OPT_N = _w.field("W_OPT_N", 1, "converter options of the current search")
 W_KINDS = _w.field("W_KINDS", MAX_OPTS, "option kind (CV_*) per option of the search")
@@ -256,6 +259,13 @@ W_GEN = _w.field("W_GEN", 1, "memo generation: a slot counts only if it holds th
 W_MEMO = _w.field("W_MEMO", MEMO_SLOTS * MEMO_WIDTH,
                   "memo slot i at W_MEMO + MEMO_WIDTH*i: key (marble pool and options left), "
                   "generation written in, yield searched")
+W_PL_KEY = _w.field("W_PL_KEY", PAY_KEY_SIZE,
+                    "payment list: the decision it lists (valid flag, colour, cost, stored marbles, "
+                    "option count, option kinds and colours)")
+W_PL_N = _w.field("W_PL_N", 1, "payment list: minimal payments listed (-1: too many, searched)")
+W_PL = _w.field("W_PL", PAY_LIST_MAX,
+                "payment list: one minimal payment per entry, marble counts in 6-bit fields by "
+                "colour, option set from bit 24")
 W_SIZE = _w.size
 
 LAYOUTS = (_t, _p, _s, _a, _w)
