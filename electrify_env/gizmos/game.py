@@ -16,10 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..seatview import SeatView
 from ..validation import IllegalActionError, InvalidArgumentError, as_int, check_seed
 from .cards import CardSet, load_card_set
 from .engine import gz_layout as L
 from .engine.gz_energy import pbase
+from .engine.gz_infoset import scrub
 from .engine.gz_masks import fill_mask
 from .engine.gz_pay import new_work
 from .engine.gz_scoring import machine_points, ranks, score
@@ -194,6 +196,43 @@ class Game:
                 "deck_sizes": [int(x) for x in S[L.S_DECK_N:L.S_DECK_N + L.N_DECKS]],
                 "round": self.round, "current_player": self.current_player, "phase": self.phase,
                 "researching": researching, "done": self.done}
+
+    def observe(self, seat: int) -> np.ndarray:
+        """float32 observation of ``seat``: what the seat may know (G25), as the features of
+        :mod:`electrify_env.gizmos.observation` (length ``OBS_SIZE``)."""
+        seat = as_int(seat, "seat")
+        if not 0 <= seat < self.n_players:
+            raise InvalidArgumentError(f"seat must be 0..{self.n_players - 1}, got {seat}")
+        from .observation import observe
+        return observe(self, seat)
+
+    def infoset(self, seat: int) -> np.ndarray:
+        """The state as ``seat`` may know it (G25; :func:`~.engine.gz_infoset.scrub`): a new
+        int64 array of ``S_SIZE`` with hidden cards -2 and the generator words 0."""
+        seat = as_int(seat, "seat")
+        if not 0 <= seat < self.n_players:
+            raise InvalidArgumentError(f"seat must be 0..{self.n_players - 1}, got {seat}")
+        out = np.empty(L.S_SIZE, dtype=np.int64)
+        scrub(self.state, self.cards.table, np.int64(seat), out)
+        return out
+
+    def seat_view(self, seat: int | None = None, observation: bool = True,
+                  infoset: bool = True) -> SeatView:
+        """The :class:`~electrify_env.seatview.SeatView` of ``seat`` (default: the seat on turn)
+        at the pending decision: a copy of the legal mask, the observation (:meth:`observe`)
+        when ``observation``, the information set (:meth:`infoset`) when ``infoset``, the card
+        table and hash, and the number of decisions made.  The mask is the pending decision's,
+        so ``seat`` must be the seat on turn."""
+        if self.done:
+            raise InvalidArgumentError("the game is over: there is no decision to view")
+        cur = self.current_player
+        seat = cur if seat is None else as_int(seat, "seat")
+        if seat != cur:
+            raise InvalidArgumentError(f"seat {seat} is not on turn (player {cur} decides now)")
+        return SeatView(seat=seat, n_players=self.n_players, mask=self.legal_mask().copy(),
+                        observation=self.observe(seat) if observation else None,
+                        infoset=self.infoset(seat) if infoset else None, table=self.cards.table,
+                        card_set_hash=self.cards.hash, decision=len(self.history))
 
     def decision(self):
         """The pending decision in words (:class:`~electrify_env.gizmos.decision.Decision`)."""
