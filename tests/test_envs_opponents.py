@@ -372,7 +372,7 @@ def test_env_package_does_not_import_agents():
 def test_no_agent_resolver_gives_a_clear_error(monkeypatch):
     """With no agent resolver (none set, no entry point installed) a spec is refused with one
     line saying so; agent objects and callables still play."""
-    import electrify_env.agent as core_agent
+    import electrify_env.resolver as core_agent
     monkeypatch.setattr(core_agent, "_resolver", None)
     monkeypatch.setattr(core_agent, "entry_points", lambda group: [])
     for bad in ("greedy", ["random", first_legal]):
@@ -384,7 +384,7 @@ def test_no_agent_resolver_gives_a_clear_error(monkeypatch):
 
 def test_an_injected_resolver_serves_every_spec(monkeypatch):
     """set_agent_resolver replaces the registry for the envs: a project's own agents by name."""
-    import electrify_env.agent as core_agent
+    import electrify_env.resolver as core_agent
     asked = []
 
     def resolver(spec):

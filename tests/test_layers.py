@@ -35,9 +35,9 @@ PREFIXES = {"electrify_env.engine": "engine", "electrify_env.gizmos.engine": "en
 #: what the Gizmos engine may import besides itself (top-level package names)
 GIZMOS_ENGINE_EXTERNAL = {"__future__", "numba", "numpy"}
 #: the game-independent core modules the Gizmos core may import (input checks, paths, YAML,
-#: the seat view)
+#: the seat view, the agent base class and resolver)
 SHARED_CORE = {"electrify_env.validation", "electrify_env.paths", "electrify_env.yamlio",
-               "electrify_env.seatview"}
+               "electrify_env.seatview", "electrify_env.resolver"}
 GIZMOS = "electrify_env.gizmos"
 GIZMOS_ENGINE = "electrify_env.gizmos.engine"
 ALLOWED_UPWARD = {("electrify_env", "electrify_env.envs"), ("electrify_env", "electrify_env.envs.electrify_v0")}
@@ -213,3 +213,22 @@ def test_the_gizmos_check_flags_imports_outside_its_rules(tmp_path, module, src,
     path = tmp_path / (module.rsplit(".", 1)[1] + ".py")
     path.write_text(src)
     assert bool(gizmos_violations(module, path)) is flagged
+
+
+#: the shared core modules that import no game's code (``electrify_env.validation`` reads
+#: Electrify's layout and seed bound, so it is not among them)
+GAME_FREE = {"electrify_env.seatview", "electrify_env.resolver"}
+
+
+def test_the_game_free_core_modules_import_only_each_other():
+    """The game-free core modules (``GAME_FREE``: the seat view, the agent base class and
+    resolver) import no other module of the package: every game's package may
+    build on them without reaching Electrify's engine or core."""
+    assert GAME_FREE <= SHARED_CORE
+    bad = []
+    for module in sorted(GAME_FREE):
+        for line, name, _ in imports(module, MODULES[module]):
+            target = _ours(name)
+            if target is not None and target not in GAME_FREE and target != "electrify_env":
+                bad.append(f"{MODULES[module].relative_to(REPO)}:{line}: {module} imports {target}")
+    assert not bad, "shared core modules importing game code:\n" + "\n".join(bad)
