@@ -584,3 +584,65 @@ def test_g25_a_seat_sees_no_deck_order_removed_cards_other_draws_or_generator():
             assert f"'{cid}'" not in text
     assert g.public_view(0)["researching"] == ["L2-10", "L2-11", "L2-12"]
     assert "L2-10" not in repr(g.public_view(1))
+
+
+def _end_turn(g: Game) -> None:
+    """End the turn when waiting machines hold it in the chain phase."""
+    if g.phase == "chain":
+        act(g, "pass")
+
+
+def test_g25_the_researcher_knows_the_cards_it_put_under_until_they_are_drawn():
+    a, b, c, d, e, f = ("L2-10", "L2-11", "L2-12", "L2-13", "L2-14", "L2-15")
+    g = Position(decks={2: [a, b, c, d, e, f]}).build()
+    act(g, "research", level=2)                          # seat 0 draws a, b, c
+    act(g, "pass")                                       # all under, in the order drawn
+    _end_turn(g)
+    assert deck(g, 2) == [d, e, f, a, b, c]
+    assert g.public_view(0)["known_under"] == [[], [[0, c], [1, b], [2, a]], []]
+    assert g.public_view(1)["known_under"] == [[], [], []]
+    assert not {a, b, c} & set(repr(g.public_view(1)).replace("'", " ").split())
+    # a second Research on the same deck by the other seat: the places shift by the cards put under
+    assert g.current_player == 1
+    act(g, "research", level=2)                          # seat 1 draws d, e, f
+    act(g, "pass")
+    _end_turn(g)
+    assert deck(g, 2) == [a, b, c, d, e, f]
+    assert g.public_view(0)["known_under"][1] == [[3, c], [4, b], [5, a]]
+    assert g.public_view(1)["known_under"][1] == [[0, f], [1, e], [2, d]]
+    # seat 0 draws its own known cards: they are known no more, the two put back are known again
+    act(g, "research", level=2)
+    assert [CS.ids[int(x)] for x in g.state[L.S_RES:L.S_RES + 3]] == [a, b, c]
+    assert g.public_view(0)["known_under"][1] == []
+    act(g, "res_file", index=1)                          # file b; a and c go under
+    _end_turn(g)
+    assert deck(g, 2) == [d, e, f, a, c]
+    assert g.public_view(0)["known_under"][1] == [[0, c], [1, a]]
+    assert g.public_view(1)["known_under"][1] == [[2, f], [3, e], [4, d]]
+    for cid in (a, c):
+        assert f"'{cid}'" not in repr(g.public_view(1))
+    for cid in (d, e, f):
+        assert f"'{cid}'" not in repr(g.public_view(0))
+    # a known card drawn from the top to refill the display is public, and known under no more
+    g = Position(players={0: Player(machines={"file": ["S0"]})}, decks={1: ["L1-01", "L1-02"]},
+                 display={1: ["L1-10", "L1-11", "L1-12", "L1-13"]}).build()
+    g2 = Position(players={0: Player(machines={"file": ["S0"]}), 1: Player(known_under={1: ["L1-01", "L1-02"]})},
+                  decks={1: ["L1-01", "L1-02"]}, display={1: ["L1-10", "L1-11", "L1-12", "L1-13"]}).build()
+    assert g.public_view(1)["known_under"][0] == [] and g2.public_view(1)["known_under"][0] == [[0, "L1-02"], [1, "L1-01"]]
+    act(g2, "file", level=1, slot=0)                     # the slot refills with L1-01 from the top
+    assert display(g2, 1)[0] == "L1-01" and g2.public_view(1)["known_under"][0] == [[0, "L1-02"]]
+    assert int(g2.state[L.S_DECK_KNOWN + 1]) == 0       # the drawn place holds no knowledge
+
+
+def test_g25_the_position_builder_sets_what_a_seat_knows_of_a_deck_by_name():
+    deck2 = ["L2-10", "L2-11", "L2-12"]
+    g = Position(players={1: Player(known_under={2: ["L2-12", "L2-10"]})}, decks={2: deck2}).build()
+    assert g.public_view(1)["known_under"] == [[], [[0, "L2-12"], [2, "L2-10"]], []]
+    assert g.public_view(0)["known_under"] == [[], [], []]
+    with pytest.raises(PositionError, match=r"players\[1\]\.known_under\[2\]\[0\]: card 'L2-13' is not in deck 2"):
+        Position(players={1: Player(known_under={2: ["L2-13"]})}, decks={2: deck2}).build()
+    with pytest.raises(PositionError, match=r"players\[0\]\.known_under\[4\]: level must be 1, 2 or 3"):
+        Position(players={0: Player(known_under={4: ["L2-13"]})}).build()
+    with pytest.raises(PositionError, match=r"players\[1\]\.known_under\[2\]\[0\]: card 'L2-10' is known to seat 0"):
+        Position(players={0: Player(known_under={2: ["L2-10"]}), 1: Player(known_under={2: ["L2-10"]})},
+                 decks={2: deck2}).build()

@@ -165,8 +165,10 @@ class Game:
     def public_view(self, seat: int) -> dict:
         """What ``seat`` may know (G25), as plain data: every player's machines, archive,
         storage, tokens and limits; the display; the row; deck sizes; the dispenser's content;
-        round, active seat and phase; the cards being researched only to the researcher.  No
-        deck order, no removed card, no seed or generator state."""
+        round, active seat and phase; the cards being researched only to the researcher; under
+        ``known_under``, per deck (levels I-III), the ``[place from the bottom, card]`` pairs of
+        the cards this seat put under the deck after its Research and that are not drawn yet.
+        No other deck order, no removed card, no seed or generator state."""
         seat = as_int(seat, "seat")
         if not 0 <= seat < self.n_players:
             raise InvalidArgumentError(f"seat must be 0..{self.n_players - 1}, got {seat}")
@@ -190,12 +192,17 @@ class Game:
         researching = []
         if S[L.S_PHASE] == L.PH_RESEARCH and seat == self.current_player:
             researching = [ids[int(c)] for c in S[L.S_RES:L.S_RES + S[L.S_RES_N]]]
+        known = []
+        for d in range(L.N_DECKS):
+            kb = L.S_DECK_KNOWN + d * L.MAX_DECK
+            known.append([[i, ids[int(S[L.S_DECK + d * L.MAX_DECK + i])]]
+                          for i in range(int(S[L.S_DECK_N + d])) if (S[kb + i] >> seat) & 1])
         return {"players": players, "display": display,
                 "row": [int(x) for x in S[L.S_ROW:L.S_ROW + L.N_COLOURS]],
                 "dispenser": [int(x) for x in S[L.S_DISPENSER:L.S_DISPENSER + L.N_COLOURS]],
                 "deck_sizes": [int(x) for x in S[L.S_DECK_N:L.S_DECK_N + L.N_DECKS]],
                 "round": self.round, "current_player": self.current_player, "phase": self.phase,
-                "researching": researching, "done": self.done}
+                "researching": researching, "known_under": known, "done": self.done}
 
     def observe(self, seat: int) -> np.ndarray:
         """float32 observation of ``seat``: what the seat may know (G25), as the features of

@@ -58,6 +58,8 @@ class Player:
         waiting: machines (card ids) triggered and waiting (G13).
         used: machines used this turn.
         converters_used: converter card -> option numbers (1 or 2) used this turn.
+        known_under: deck level (1..3) -> cards of that deck whose place the seat knows, as
+            after it put them under the deck at the end of a Research (G25).
     """
 
     machines: Mapping[str, Sequence[Card]] | None = None
@@ -67,6 +69,7 @@ class Player:
     waiting: Sequence[Card] = ()
     used: Sequence[Card] = ()
     converters_used: Mapping[Card, Sequence[int]] = field(default_factory=dict)
+    known_under: Mapping[int, Sequence[Card]] = field(default_factory=dict)
 
 
 @dataclass
@@ -293,6 +296,27 @@ class _Builder:
                 S[L.S_DISPLAY + d * L.MAX_DISPLAY + k] = S[L.S_DECK + d * L.MAX_DECK + n - 1]
                 S[L.S_DECK + d * L.MAX_DECK + n - 1] = L.NO_CARD
                 S[L.S_DECK_N + d] = n - 1
+        # what each seat knows of the decks (G25)
+        for seat, pl in pos.players.items():
+            where = f"players[{seat}].known_under"
+            if not isinstance(pl.known_under, Mapping):
+                raise PositionError(f"{where}: must map deck levels (1..3) to card lists")
+            for lv, cards in pl.known_under.items():
+                if lv not in (1, 2, 3):
+                    raise PositionError(f"{where}[{lv!r}]: level must be 1, 2 or 3")
+                d = lv - 1
+                base = L.S_DECK + d * L.MAX_DECK
+                items = [int(x) for x in S[base:base + S[L.S_DECK_N + d]]]
+                for i, c in enumerate(cards):
+                    card = self.card(f"{where}[{lv}][{i}]", c)
+                    if card not in items:
+                        raise PositionError(f"{where}[{lv}][{i}]: card {self.cs.ids[card]!r} is not in deck {lv}")
+                    k = L.S_DECK_KNOWN + d * L.MAX_DECK + items.index(card)
+                    if S[k] not in (0, 1 << seat):
+                        other = int(S[k]).bit_length() - 1
+                        raise PositionError(f"{where}[{lv}][{i}]: card {self.cs.ids[card]!r} is known to "
+                                            f"seat {other} already (only the seat that put it under knows it)")
+                    S[k] = 1 << seat
         # players' counters and turn state
         for seat in range(g.n_players):
             recompute_limits(S, T, pbase(seat))

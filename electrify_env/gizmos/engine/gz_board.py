@@ -3,7 +3,7 @@ from numba import njit
 
 from .gz_layout import (
     MAX_DECK, MAX_DISPLAY, N_SPECIALS, NO_CARD, P_ARCH, P_ARCH_N, P_BUILT, P_BUILT_N, P_LIM_ARCH,
-    P_LIM_RES, P_LIM_STORE, P_N_L3, P_SPECIAL, S_DECK, S_DECK_N, S_DISPLAY, T_BASE_ARCHIVE,
+    P_LIM_RES, P_LIM_STORE, P_N_L3, P_SPECIAL, S_DECK, S_DECK_KNOWN, S_DECK_N, S_DISPLAY, T_BASE_ARCHIVE,
     T_BASE_RESEARCH, T_BASE_STORAGE, T_DISPLAY, T_LEVEL, T_TYPE, T_UP_ARCHIVE, T_UP_RESEARCH,
     T_UP_SPECIAL, T_UP_STORAGE, TY_UPGRADE, N_DECKS,
 )
@@ -11,24 +11,30 @@ from .gz_layout import (
 
 @njit(cache=True)
 def deck_draw(S, d):
-    """Take the top card of deck ``d``; NO_CARD if the deck is empty."""
+    """Take the top card of deck ``d``; NO_CARD if the deck is empty.  Whoever knew the card's
+    place in the deck knows it no more (G25)."""
     n = S[S_DECK_N + d]
     if n == 0:
         return NO_CARD
     card = S[S_DECK + d * MAX_DECK + n - 1]
     S[S_DECK + d * MAX_DECK + n - 1] = NO_CARD
+    S[S_DECK_KNOWN + d * MAX_DECK + n - 1] = 0
     S[S_DECK_N + d] = n - 1
     return card
 
 
 @njit(cache=True)
-def deck_put_bottom(S, d, card):
-    """Put ``card`` under deck ``d``."""
+def deck_put_bottom(S, d, card, knowers):
+    """Put ``card`` under deck ``d``, known to the seats of the bit set ``knowers`` (G25); the
+    cards above move up one place, with what is known about them."""
     n = S[S_DECK_N + d]
     base = S_DECK + d * MAX_DECK
+    kb = S_DECK_KNOWN + d * MAX_DECK
     for i in range(n, 0, -1):
         S[base + i] = S[base + i - 1]
+        S[kb + i] = S[kb + i - 1]
     S[base] = card
+    S[kb] = knowers
     S[S_DECK_N + d] = n + 1
 
 

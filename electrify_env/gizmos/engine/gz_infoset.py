@@ -8,7 +8,7 @@ Research wiped, and the generator words zeroed; every count stays.
 from numba import njit
 
 from .gz_layout import (
-    MAX_CARDS, MAX_DECK, MAX_RESEARCH, N_DECKS, NO_CARD, S_BOX, S_CUR, S_DECK, S_RES, S_RNG,
+    MAX_CARDS, MAX_DECK, MAX_RESEARCH, N_DECKS, NO_CARD, S_BOX, S_CUR, S_DECK, S_DECK_KNOWN, S_RES, S_RNG,
 )
 
 HIDDEN = -2            # a card is there; which one is hidden from the seat
@@ -20,7 +20,7 @@ def scrub(S, T, p, out):
     ``HIDDEN`` (-2), the generator words 0; sizes and every public entry are copied."""
     out[:] = S
     for i in range(N_DECKS * MAX_DECK):
-        if out[S_DECK + i] != NO_CARD:
+        if out[S_DECK + i] != NO_CARD and (S[S_DECK_KNOWN + i] >> p) & 1 == 0:
             out[S_DECK + i] = HIDDEN
     for i in range(MAX_CARDS):
         if out[S_BOX + i] != NO_CARD:

@@ -189,6 +189,9 @@ S_DISPENSER = _s.field("S_DISPENSER", N_COLOURS, "marbles in the dispenser, per 
 S_ROW = _s.field("S_ROW", N_COLOURS, "marbles in the Energy Row, per colour")
 S_DECK_N = _s.field("S_DECK_N", N_DECKS, "cards in each deck")
 S_DECK = _s.field("S_DECK", N_DECKS * MAX_DECK, "deck [d*MAX_DECK+i], bottom first, top = last (hidden order)")
+S_DECK_KNOWN = _s.field("S_DECK_KNOWN", N_DECKS * MAX_DECK,
+                        "who knows deck card [d*MAX_DECK+i]: bit p for the seat that put it under "
+                        "after its Research, until it is drawn (G25)")
 S_DISPLAY = _s.field("S_DISPLAY", N_DECKS * MAX_DISPLAY, "face-up card [d*MAX_DISPLAY+slot], -1 empty")
 S_BOX_N = _s.field("S_BOX_N", 1, "cards out of the game")
 S_BOX = _s.field("S_BOX", MAX_CARDS, "cards out of the game: the level-III cut at setup (hidden)")
@@ -210,7 +213,7 @@ S_EFF_LEFT = _s.field("S_EFF_LEFT", 1, "effect Pick: picks left (G19)")
 S_EFF_FIRST = _s.field("S_EFF_FIRST", 1, "effect Pick: 1 before the first pick of the effect")
 S_PLAYERS = _s.field("S_PLAYERS", MAX_PLAYERS * P_SIZE, "player blocks")
 S_SIZE = _s.size
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 # ----------------------------------------------------------------------------------------------
 # Action ids

@@ -5,7 +5,7 @@ from .gz_board import deck_draw, deck_put_bottom
 from .gz_build import start_build
 from .gz_file import file_card
 from .gz_layout import (
-    N_DECKS, NO_CARD, P_LIM_RES, P_SPECIAL, PH_CHAIN, PH_RESEARCH, S_DECK_N, S_PHASE, S_RES,
+    N_DECKS, NO_CARD, P_LIM_RES, P_SPECIAL, PH_CHAIN, PH_RESEARCH, S_CUR, S_DECK_N, S_PHASE, S_RES,
     S_RES_DECK, S_RES_N, SRC_RESEARCH, UP_NO_RESEARCH,
 )
 
@@ -40,11 +40,13 @@ def start_research(S, pb, d):
 
 @njit(cache=True)
 def _return_others(S, keep):
-    """Every drawn card but index ``keep`` goes under its deck, in the order drawn (G9)."""
+    """Every drawn card but index ``keep`` goes under its deck, in the order drawn (G9); the
+    researcher keeps knowing where they lie (G25)."""
     d = S[S_RES_DECK]
+    me = 1 << S[S_CUR]
     for i in range(S[S_RES_N]):
         if i != keep:
-            deck_put_bottom(S, d, S[S_RES + i])
+            deck_put_bottom(S, d, S[S_RES + i], me)
         S[S_RES + i] = NO_CARD
     S[S_RES_N] = 0
 
