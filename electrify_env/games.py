@@ -41,6 +41,8 @@ class GameDef:
         title: the printed name.
         min_players / max_players: the player counts its ``Game`` accepts.
         module: the import path of the package whose ``Game`` class plays it.
+        bots: the import path of the module whose ``agent_kinds()`` lists the game's own agent
+            kinds for the agent registry (``""``: none beyond the registry's own).
     """
 
     name: str
@@ -48,11 +50,17 @@ class GameDef:
     min_players: int
     max_players: int
     module: str
+    bots: str = ""
 
     @property
     def game_class(self) -> Any:
         """The game's ``Game`` class (imported on first use)."""
         return import_module(self.module).Game
+
+    def agent_kinds(self) -> dict[str, dict]:
+        """The game's own agent kinds, from its ``bots`` module's ``agent_kinds()`` (plain data:
+        name -> ``{"target", "doc", "params"}``; empty when the game names no bots module)."""
+        return dict(import_module(self.bots).agent_kinds()) if self.bots else {}
 
     def new_game(self, n_players: int, seed: int = 0, card_set: Any = None, **options: Any) -> Any:
         """A new game at its start; ``options`` are the game's own (Electrify: ``tech_packs``,
@@ -66,7 +74,7 @@ class GameDef:
 #: every game, by name
 GAMES: dict[str, GameDef] = {
     "electrify": GameDef("electrify", "Electrify", 1, 4, "electrify_env.game"),
-    "gizmos": GameDef("gizmos", "Gizmos", 2, 4, "electrify_env.gizmos.game"),
+    "gizmos": GameDef("gizmos", "Gizmos", 2, 4, "electrify_env.gizmos.game", bots="electrify_env.gizmos.bots"),
 }
 #: the game a tool plays when none is named
 DEFAULT_GAME = "electrify"
