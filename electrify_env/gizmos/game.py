@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..resolver import AgentError
 from ..seatview import SeatView
 from ..validation import IllegalActionError, InvalidArgumentError, as_int, check_seed
 from .cards import CardSet, load_card_set
@@ -229,13 +230,14 @@ class Game:
         at the pending decision: a copy of the legal mask, the observation (:meth:`observe`)
         when ``observation``, the information set (:meth:`infoset`) when ``infoset``, the card
         table and hash, and the number of decisions made.  The mask is the pending decision's,
-        so ``seat`` must be the seat on turn."""
+        so ``seat`` must be the seat on turn (:class:`~electrify_env.resolver.AgentError`
+        otherwise, as when the game is over)."""
         if self.done:
-            raise InvalidArgumentError("the game is over: there is no decision to view")
+            raise AgentError("the game is over: there is no decision to view")
         cur = self.current_player
         seat = cur if seat is None else as_int(seat, "seat")
         if seat != cur:
-            raise InvalidArgumentError(f"seat {seat} is not on turn (player {cur} decides now)")
+            raise AgentError(f"seat {seat} is not on turn (player {cur} decides now)")
         return SeatView(seat=seat, n_players=self.n_players, mask=self.legal_mask().copy(),
                         observation=self.observe(seat) if observation else None,
                         infoset=self.infoset(seat) if infoset else None, table=self.cards.table,
@@ -285,5 +287,6 @@ class Game:
         return g
 
     def __repr__(self) -> str:
-        return (f"gizmos.Game(n_players={self.n_players}, seed={self.seed}, round={self.round}, "
+        """The public standing of the game (no seed: it would give away the decks, G25)."""
+        return (f"gizmos.Game(n_players={self.n_players}, round={self.round}, "
                 f"player={self.current_player}, phase={self.phase!r})")
