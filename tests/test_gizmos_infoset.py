@@ -234,3 +234,70 @@ def test_determinize_refuses_an_information_set_of_another_card_table():
     info[L.S_DECK + info[L.S_DECK_N]] = -2      # one hidden place more than unseen cards
     out = np.empty_like(info)
     assert determinize(info, g.cards.table, np.int64(0), np.int64(1), out) == -1
+
+
+# ---- the attacker ----------------------------------------------------------------------------
+try:                                    # the observation module, where the tree has it
+    from electrify_env.gizmos.observation import observe as _observe   # noqa: F401
+    HAS_OBSERVATION = True
+except ImportError:                     # pragma: no cover
+    HAS_OBSERVATION = False
+
+
+def _reachable(g: Game, seat: int) -> dict:
+    """Everything ``seat`` can get from the game: its information set, observation and public
+    view; when it is on turn, its seat view and the decision in words; the game's repr."""
+    out = {"infoset": g.infoset(seat).tolist(), "public_view": g.public_view(seat), "repr": repr(g)}
+    if HAS_OBSERVATION:
+        out["observation"] = g.observe(seat).tolist()
+    if not g.done and seat == g.current_player:
+        v = g.seat_view(observation=HAS_OBSERVATION)
+        out["view"] = (v.seat, v.n_players, v.mask.tolist(), v.infoset.tolist(),
+                       None if v.observation is None else v.observation.tolist(), v.card_set_hash, v.decision)
+        d = g.decision()
+        out["decision"] = (d.player, d.kind, d.context, [(o.id, o.kind, dict(o.args), o.text) for o in d.options])
+    return out
+
+
+def _texts(r: dict) -> str:
+    return " ".join([repr(r["public_view"]), r["repr"], repr(r.get("decision", ""))])
+
+
+def _hidden_ids(g: Game, seat: int) -> list[str]:
+    """The ids of the cards ``seat`` may not locate: unknown deck places, removed cards, another
+    seat's researched cards."""
+    S, ids = g.state, g.cards.ids
+    out = []
+    for d in range(L.N_DECKS):
+        known = _known(S, seat, d)
+        cards = S[L.S_DECK + d * L.MAX_DECK:L.S_DECK + d * L.MAX_DECK + len(known)]
+        out += [ids[int(c)] for c in cards[~known]]
+    out += [ids[int(c)] for c in S[L.S_BOX:L.S_BOX + S[L.S_BOX_N]]]
+    if S[L.S_CUR] != seat:
+        out += [ids[int(c)] for c in S[L.S_RES:L.S_RES + S[L.S_RES_N]]]
+    return out
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_an_attacker_reads_nothing_hidden_from_anything_a_seat_can_get(n_players):
+    import re
+    rng = np.random.default_rng(7 * n_players)
+    seed = 987_654_321 + n_players
+    rng_words_seen, points, research_points = set(), 0, 0
+    game_points = list(_points(n_players, seed=seed, every=3))
+    for g in game_points:
+        g.seed = seed
+        research_points += g.phase == "research"
+        for seat in range(n_players):
+            r = _reachable(g, seat)
+            h = _perturb(g, seat, rng)
+            assert _reachable(h, seat) == r              # hidden parts change nothing it gets
+            text = _texts(r)
+            for cid in _hidden_ids(g, seat):
+                assert not re.search(rf"(?<![\w-]){re.escape(cid)}(?![\w-])", text), (cid, text)
+            for word in [str(seed)] + [str(int(w)) for w in g.state[L.S_RNG:L.S_RNG + 4]]:
+                assert word not in text and "seed" not in text and "rng" not in text
+            assert r["infoset"][L.S_RNG:L.S_RNG + 4] == [0, 0, 0, 0]
+            rng_words_seen.add(tuple(g.state[L.S_RNG:L.S_RNG + 4]))
+            points += 1
+    assert points > 50 and len(rng_words_seen) > 10 and research_points > 0
