@@ -92,18 +92,21 @@ def test_card_features_come_from_the_card_table():
 
 
 def _hide_differently(g: Game, rng: np.random.Generator) -> Game:
-    """A copy of ``g`` that differs only where G25 hides: the order of every deck, which cards
-    were removed at setup (swapped with level-III deck cards) and the generator words."""
+    """A copy of ``g`` that differs only where G25 hides from every seat: the order of the deck
+    cards whose place no seat knows, which cards were removed at setup (swapped with such
+    level-III deck cards) and the generator words."""
     h = g.copy()
     S = h.state
+    unknown = []
     for d in range(L.N_DECKS):
         n = int(S[L.S_DECK_N + d])
         lo = L.S_DECK + d * L.MAX_DECK
-        S[lo:lo + n] = rng.permutation(S[lo:lo + n])
+        free = lo + np.flatnonzero(S[L.S_DECK_KNOWN + d * L.MAX_DECK:L.S_DECK_KNOWN + d * L.MAX_DECK + n] == 0)
+        S[free] = rng.permutation(S[free])
+        unknown.append(free)
     nbox = int(S[L.S_BOX_N])
-    lo3, n3 = L.S_DECK + 2 * L.MAX_DECK, int(S[L.S_DECK_N + 2])
-    for i in range(min(nbox, n3)):
-        S[L.S_BOX + i], S[lo3 + i] = S[lo3 + i], S[L.S_BOX + i]
+    for i, at in enumerate(unknown[2][:nbox]):
+        S[L.S_BOX + i], S[at] = S[at], S[L.S_BOX + i]
     S[L.S_RNG:L.S_RNG + 4] = rng.integers(1, 2**32, size=4)
     assert not np.array_equal(S, g.state)
     return h
@@ -140,6 +143,19 @@ def test_g25_researched_cards_are_seen_by_the_researcher_only():
     other = O.observe(g, (me + 1) % 3)
     assert other[_field("research_card.0.present")] == 0.0
     assert other[_field("research_n")] == obs[_field("research_n")] > 0
+
+
+def test_g25_cards_put_under_a_deck_are_known_to_the_researcher_only():
+    g = Game(2, seed=6)
+    rng = np.random.default_rng(6)
+    assert _play(g, rng, until=lambda x: x.state[L.S_DECK_KNOWN:L.S_DECK_KNOWN + L.N_DECKS * L.MAX_DECK].any())
+    bits = g.state[L.S_DECK_KNOWN:L.S_DECK_KNOWN + L.N_DECKS * L.MAX_DECK]
+    for seat in range(2):
+        mine = bits.reshape(L.N_DECKS, L.MAX_DECK) >> seat & 1
+        obs = O.observe(g, seat)
+        for d, lv in enumerate(("I", "II", "III")):
+            assert obs[_field(f"known_under.{lv}.n")] == pytest.approx(min(1.0, mine[d].sum() / O.SC_KNOWN))
+            assert (obs[_field(f"known_under.{lv}.present")] > 0) == bool(mine[d].any())
 
 
 def test_pay_block_shows_the_card_being_built():
