@@ -5,6 +5,6 @@ another engine's): ``gz_layout`` (every offset and code), ``gz_rng``, ``gz_energ
 row, storage), ``gz_board`` (decks, display, archive, limits), ``gz_triggers`` (events),
 ``gz_pick``, ``gz_file``, ``gz_build``, ``gz_pay`` (payments and converters), ``gz_research``,
 ``gz_chain`` (waiting machines and their effects), ``gz_turn``, ``gz_setup``, ``gz_scoring``,
-``gz_masks``, ``gz_step`` (dispatcher), ``gz_playout`` (random play).  Ruling ids (G1-G25)
-refer to ``docs/gizmos/rules.md``.
+``gz_masks``, ``gz_step`` (dispatcher), ``gz_playout`` (random play), ``gz_infoset`` (a seat's
+information set and its samples, G25).  Ruling ids (G1-G25) refer to ``docs/gizmos/rules.md``.
 """
