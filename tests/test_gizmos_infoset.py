@@ -301,3 +301,39 @@ def test_an_attacker_reads_nothing_hidden_from_anything_a_seat_can_get(n_players
             rng_words_seen.add(tuple(g.state[L.S_RNG:L.S_RNG + 4]))
             points += 1
     assert points > 50 and len(rng_words_seen) > 10 and research_points > 0
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_known_places_follow_the_cards_in_random_games(n_players):
+    """At every decision: a deck place is known to at most one seat and only below the deck's
+    size; the cards a Research puts under are known to the researcher at the bottom, the places
+    above keep what was known of them, and a draw from the top takes its knowledge along."""
+    rng = np.random.default_rng(n_players)
+    returned = 0
+    for seed in range(4):
+        g = Game(n_players, seed=seed)
+        while not g.done:
+            S = g.state
+            old = {d: (S[L.S_DECK + d * L.MAX_DECK:L.S_DECK + d * L.MAX_DECK + S[L.S_DECK_N + d]].copy(),
+                       S[L.S_DECK_KNOWN + d * L.MAX_DECK:L.S_DECK_KNOWN + d * L.MAX_DECK + S[L.S_DECK_N + d]].copy())
+                   for d in range(L.N_DECKS)}
+            researcher, res = g.current_player, [int(c) for c in S[L.S_RES:L.S_RES + S[L.S_RES_N]]]
+            phase, a = g.phase, int(rng.choice(g.legal_actions()))
+            g.step(a)
+            kept = -1
+            if phase == "research" and a != encode("pass"):
+                kept = (a - L.A_RES_BUILD) % L.MAX_RESEARCH
+            under = [c for i, c in enumerate(res) if i != kept] if phase == "research" else []
+            for d in range(L.N_DECKS):
+                n = int(S[L.S_DECK_N + d])
+                cards = S[L.S_DECK + d * L.MAX_DECK:L.S_DECK + d * L.MAX_DECK + n]
+                bits = S[L.S_DECK_KNOWN + d * L.MAX_DECK:L.S_DECK_KNOWN + (d + 1) * L.MAX_DECK]
+                assert (bits[n:] == 0).all() and all(b & (b - 1) == 0 for b in bits[:n])
+                k = len(under) if d == int(S[L.S_RES_DECK]) else 0
+                assert n >= k
+                assert cards[:k][::-1].tolist() == under[:k] and (bits[:k] == 1 << researcher).all()
+                old_cards, old_bits = old[d]
+                m = n - k                                     # places that were there before
+                assert np.array_equal(cards[k:], old_cards[:m]) and np.array_equal(bits[k:n], old_bits[:m])
+                returned += k
+    assert returned > 20
