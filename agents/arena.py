@@ -7,6 +7,13 @@ tables, files and charts.
   played in every rotation of the line-up.
 * **solo** (``solo=[scenario ids]``): every agent plays ``games`` games of every scenario.
 
+Any registered game plays (``game="gizmos"``, ``electrify arena --game gizmos``; default
+Electrify): the games are built with the game's :class:`~electrify_env.games.GameDef`, the agents
+come from that game's registry (:func:`~electrify_env.agents.registry.agents_of`), and scores,
+tie-break keys, winners and points by source come from the Game protocol of
+:mod:`electrify_env.games`.  A record of a game other than Electrify carries ``"game"``; an
+Electrify record is the same as it always was.
+
 Results are reproducible from the seed: every game's seed and every agent's seed derive from
 (seed, pairing, game) through ``numpy.random.SeedSequence``, each agent is reset before each game,
 and results are gathered in game order, so the output is the same for any ``jobs`` and on either
@@ -36,6 +43,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from electrify_env.games import DEFAULT_GAME, get_game
 from electrify_env.validation import InvalidArgumentError, check_count, check_seed
 
 from .base import AgentError
@@ -81,6 +89,8 @@ class ArenaConfig:
             same on both.
         address: the Ray cluster to join (``HOST:6379`` or ``"auto"``); None starts a local Ray.
             Only with ``backend="ray"``.
+        game: the registered game to play (:mod:`electrify_env.games`; default Electrify).
+            ``solo`` and ``tech_packs`` are Electrify's options.
     """
 
     agents: list[str]
@@ -94,6 +104,7 @@ class ArenaConfig:
     progress: bool = True
     backend: str = "local"
     address: str | None = None
+    game: str = DEFAULT_GAME
 
     def validate(self) -> None:
         """Raise ValueError / AgentError for a configuration that cannot run."""
@@ -101,8 +112,10 @@ class ArenaConfig:
             raise AgentError("no agents given")
         check_run_fields(self)
         if self.solo is None:
-            if self.players not in (2, 3, 4):
-                raise ValueError(f"players must be 2, 3 or 4 (or use solo), got {self.players}")
+            counts = multi_player_counts(self.game)
+            if self.players not in counts:
+                solo = " (or use solo)" if get_game(self.game).min_players == 1 else ""
+                raise ValueError(f"players must be {_or_list(counts)}{solo}, got {self.players}")
             if self.players == 2 and len(self.agents) < 2:
                 raise ValueError("2-player arena needs at least two agents (repeat one for self-play: greedy,greedy)")
             if self.players > 2 and len(self.agents) != self.players:
@@ -113,17 +126,29 @@ class ArenaConfig:
                                  f"in every seat rotation), got {self.games}")
 
 
+def multi_player_counts(game: str) -> list[int]:
+    """The player counts of a multi-player arena of the game named ``game`` (2 up to its most)."""
+    gdef = get_game(game)
+    return list(range(max(2, gdef.min_players), gdef.max_players + 1))
+
+
+def _or_list(items: Sequence[int]) -> str:
+    words = [str(x) for x in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def check_run_fields(cfg) -> None:
-    """The checks an arena and a balance report share: every agent spec parses, game and job
-    counts are positive, the seed is in range, a solo list is not empty, and the backend is
-    known, its address fits it and Ray is installed where asked for
-    (:func:`electrify_env.parallel.check_backend`).  Normalises ``games``, ``jobs`` and
-    ``seed`` in place."""
+    """The checks an arena and a balance report share: the game is registered, every agent spec
+    parses (in that game's registry), game and job counts are positive, the seed is in range, a
+    solo list is not empty, and the backend is known, its address fits it and Ray is installed
+    where asked for (:func:`electrify_env.parallel.check_backend`).  Normalises ``games``,
+    ``jobs``, ``seed`` and ``game`` in place."""
     from electrify_env.parallel import check_backend
 
+    cfg.game = get_game(getattr(cfg, "game", DEFAULT_GAME)).name
     check_backend(cfg.backend, cfg.address)
     for spec in cfg.agents:
-        parse_spec(spec)
+        parse_spec(spec, cfg.game)
     cfg.games = check_count(cfg.games, "games")
     cfg.jobs = check_count(cfg.jobs, "jobs")
     cfg.seed = check_seed(cfg.seed, "seed")
@@ -133,7 +158,8 @@ def check_run_fields(cfg) -> None:
 
 @dataclass(frozen=True)
 class GameTask:
-    """One game to play: its index, group (pairing or scenario), seats and seeds."""
+    """One game to play: its index, group (pairing or scenario), seats and seeds, and the
+    registered game it is a game of."""
 
     index: int
     group: int
@@ -143,6 +169,7 @@ class GameTask:
     scenario: str | None
     tech_packs: tuple[str, ...]
     card_set: str | None = None     # a card-set file; None: the shipped base set
+    game: str = DEFAULT_GAME
 
 
 def _derive(seed: int, *keys: int) -> int:
@@ -169,7 +196,7 @@ def make_tasks(cfg: ArenaConfig) -> tuple[list[GameTask], list[tuple[str, ...]]]
         for g, (agent, scen) in enumerate(groups):
             for i in range(cfg.games):
                 tasks.append(GameTask(len(tasks), g, (agent,), _derive(cfg.seed, 1, i),
-                                      (_derive(cfg.seed, 2, g, i, 0),), scen, tech))
+                                      (_derive(cfg.seed, 2, g, i, 0),), scen, tech, game=cfg.game))
         return tasks, groups
     n = cfg.players
     groups = pairings(cfg.agents) if n == 2 else [tuple(cfg.agents)]
@@ -178,37 +205,60 @@ def make_tasks(cfg: ArenaConfig) -> tuple[list[GameTask], list[tuple[str, ...]]]
             deal, rot = divmod(i, n)
             seats = tuple(lineup[(j + rot) % n] for j in range(n))
             tasks.append(GameTask(len(tasks), g, seats, _derive(cfg.seed, 0, g, deal),
-                                  tuple(_derive(cfg.seed, 3, g, i, j) for j in range(n)), None, tech))
+                                  tuple(_derive(cfg.seed, 3, g, i, j) for j in range(n)), None, tech,
+                                  game=cfg.game))
     return tasks, groups
 
 
 # ---- playing (worker side) -------------------------------------------------------------------
-_WORKER_AGENTS: dict[tuple[str, int], object] = {}
+_WORKER_AGENTS: dict[tuple[str, str, int], object] = {}
 
 
-def _agent_for(spec: str, seat: int):
-    key = (spec, seat)
+def _agent_for(spec: str, seat: int, game: str = DEFAULT_GAME):
+    key = (game, spec, seat)
     agent = _WORKER_AGENTS.get(key)
     if agent is None:
-        agent = parse_spec(spec).build()
+        agent = parse_spec(spec, game).build()
         _WORKER_AGENTS[key] = agent
     return agent
 
 
+def game_options(tech_packs: Sequence[str] = (), scenario: str | None = None) -> dict:
+    """The game options of a run, as ``GameDef.new_game`` takes them: only those given (tech
+    packs and a solo scenario are Electrify's; a game without them takes none)."""
+    options: dict = {}
+    if tech_packs:
+        options["tech_packs"] = list(tech_packs)
+    if scenario is not None:
+        options["scenario"] = scenario
+    return options
+
+
+def new_game(game: str, n_players: int, seed: int, card_set: str | None = None, **options):
+    """A new game of the registered game ``game`` (``GameDef.new_game``); an option the game
+    does not take is refused with one line naming it."""
+    gdef = get_game(game)
+    try:
+        return gdef.new_game(n_players=n_players, seed=seed, card_set=card_set, **options)
+    except TypeError as err:
+        if options and "argument" in str(err):
+            raise InvalidArgumentError(f"{gdef.title} takes none of the options "
+                                       f"{', '.join(options)} (tech packs and solo scenarios "
+                                       "are Electrify's)") from None
+        raise
+
+
 def task_game(task: GameTask):
     """The game a task plays, at its start (a solo scenario's or an n-player deal)."""
-    from electrify_env.game import Game
-
-    packs = list(task.tech_packs)
-    if task.scenario is not None:
-        return Game(seed=task.seed, scenario=task.scenario, card_set=task.card_set, tech_packs=packs)
-    return Game(n_players=len(task.lineup), seed=task.seed, card_set=task.card_set, tech_packs=packs)
+    n = 1 if task.scenario is not None else len(task.lineup)
+    return new_game(task.game, n, task.seed, task.card_set,
+                    **game_options(task.tech_packs, task.scenario))
 
 
 def play_task(task: GameTask) -> dict:
     """Play one game of the arena; return its record (JSON-ready)."""
     game = task_game(task)
-    agents = [_agent_for(spec, seat) for seat, spec in enumerate(task.lineup)]
+    agents = [_agent_for(spec, seat, task.game) for seat, spec in enumerate(task.lineup)]
     for agent, s in zip(agents, task.agent_seeds):
         agent.reset(s)
     spent = [0.0] * len(agents)
@@ -222,6 +272,7 @@ def play_task(task: GameTask) -> dict:
         game.step(a)
     rec = {
         "format": REPLAY_FORMAT, "version": REPLAY_VERSION,
+        **({"game": task.game} if task.game != DEFAULT_GAME else {}),
         "index": task.index, "group": task.group, "seed": task.seed,
         "n_players": game.n_players, "lineup": list(task.lineup),
         "agent_seeds": list(task.agent_seeds), "scenario": task.scenario,
@@ -443,8 +494,10 @@ aside: ``wall_seconds``, ``ms_per_move``, and each game record's ``seconds``).""
 
 def config_record(cfg) -> dict:
     """The configuration as ``results.json`` stores it: every field but
-    :data:`RUN_PLACE_FIELDS`."""
-    return {k: v for k, v in asdict(cfg).items() if k not in RUN_PLACE_FIELDS}
+    :data:`RUN_PLACE_FIELDS`, and ``game`` only when it is not the default game (so an Electrify
+    run writes the file it always wrote)."""
+    return {k: v for k, v in asdict(cfg).items() if k not in RUN_PLACE_FIELDS
+            and not (k == "game" and v == DEFAULT_GAME)}
 
 
 def write_outputs(out: Path, cfg: ArenaConfig, summary: dict, records: list[dict], wall: float) -> list[Path]:
@@ -527,13 +580,14 @@ def resolve_scenarios(solo: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def check_agent_specs(specs, probe) -> None:
+def check_agent_specs(specs, probe, game: str = DEFAULT_GAME) -> None:
     """Build every agent of ``specs`` once before playing, so a bad weights file or policy fails
     now and not in a worker after games were played.  A ``ppo`` policy is checked without loading
     torch: its metadata must fit the engine, the card set and the mode of play of the ``probe``
-    game (a solo policy only in solo play, a seat policy only in multi-player games)."""
+    game (a solo policy only in solo play, a seat policy only in multi-player games).  The specs
+    are of the registered game ``game``."""
     for spec in dict.fromkeys(specs):
-        parsed = parse_spec(spec)
+        parsed = parse_spec(spec, game)
         if parsed.name == "ppo":
             from .ppo import check_policy_file
 
@@ -550,14 +604,12 @@ def check_agent_specs(specs, probe) -> None:
 
 
 def check_agents(cfg: ArenaConfig) -> None:
-    """:func:`check_agent_specs` for an arena configuration."""
-    from electrify_env.game import Game
-
-    if cfg.solo is not None:
-        probe = Game(seed=0, scenario=cfg.solo[0], tech_packs=list(cfg.tech_packs))
-    else:
-        probe = Game(n_players=cfg.players, seed=0, tech_packs=list(cfg.tech_packs))
-    check_agent_specs(cfg.agents, probe)
+    """:func:`check_agent_specs` for an arena configuration (its game's options are checked on
+    a probe game first)."""
+    scenario = cfg.solo[0] if cfg.solo is not None else None
+    probe = new_game(cfg.game, 1 if scenario is not None else cfg.players, 0,
+                     **game_options(cfg.tech_packs, scenario))
+    check_agent_specs(cfg.agents, probe, cfg.game)
 
 
 def run_arena(cfg: ArenaConfig) -> dict:

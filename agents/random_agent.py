@@ -1,4 +1,5 @@
-"""The ``random`` agent: a uniform choice among the legal actions."""
+"""The ``random`` agent: a uniform choice among the legal actions.  It reads only the mask, so it
+plays every registered game (:mod:`electrify_env.games`)."""
 from __future__ import annotations
 
 import numpy as np

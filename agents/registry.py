@@ -5,6 +5,15 @@ specs can be separated by commas), for example ``random``, ``greedy``,
 ``greedy:weights=configs/agents/greedy.yaml``, ``mcts:iters=64:horizon=1``,
 ``ppo:path=agents/policies/x.zip``.  Unknown names and bad parameters raise
 :class:`~electrify_env.agents.base.AgentError` with a message listing what exists.
+
+**Per game.**  Every agent kind knows the games it plays (:attr:`AgentKind.games`): ``random``
+plays every game; the kinds of :data:`AGENTS` beside it (greedy, mcts, ppo, the trained
+policies, the scripted styles) are Electrify's.  A game's own bots come from its package: the
+registry asks the game's :class:`~electrify_env.games.GameDef` for them
+(:meth:`~electrify_env.games.GameDef.agent_kinds`, the ``agent_kinds()`` of the module its
+``bots`` names), so the registry imports no game package by name.  :func:`agents_of` is the
+registry of one game; :func:`parse_spec`, :func:`make_agent` and :func:`describe_agents` take
+``game=`` (default Electrify).
 """
 from __future__ import annotations
 
@@ -19,6 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from electrify_env.engine import layout as L
+from electrify_env.games import DEFAULT_GAME, get_game
 from electrify_env.paths import POLICIES_DIR
 
 from .base import Agent, AgentError
@@ -89,13 +99,23 @@ class Param:
         return value
 
 
+#: the games of an Electrify agent kind
+ELECTRIFY_ONLY = ("electrify",)
+
+
 @dataclass(frozen=True)
 class AgentKind:
-    """A registered agent kind: the class (``module:Class``), a one-line description, parameters."""
+    """A registered agent kind: the class (``module:Class``), a one-line description, parameters
+    and the games it plays (None: every game)."""
 
     target: str
     doc: str
     params: dict[str, Param] = field(default_factory=dict)
+    games: tuple[str, ...] | None = ELECTRIFY_ONLY
+
+    def plays(self, game: str) -> bool:
+        """True if this kind plays the game named ``game``."""
+        return self.games is None or game in self.games
 
     def load(self) -> Callable[..., Agent]:
         """Import the agent class (heavy imports such as torch happen only when used)."""
@@ -122,7 +142,8 @@ class AgentKind:
 
 
 AGENTS: dict[str, AgentKind] = {
-    "random": AgentKind("electrify_env.agents.random_agent:RandomAgent", "uniform over the legal actions"),
+    "random": AgentKind("electrify_env.agents.random_agent:RandomAgent", "uniform over the legal actions",
+                        games=None),
     "greedy": AgentKind(
         "electrify_env.agents.greedy:GreedyAgent",
         "one-ply lookahead with a hand-written evaluation of its information-set view",
@@ -233,31 +254,77 @@ def check_params(name: str, **values: Any) -> dict[str, Any]:
     return AGENTS[name].check(name, values)
 
 
+_PARAM_FIELDS = ("doc", "minimum", "maximum", "choices")
+_GAME_KINDS: dict[str, dict[str, AgentKind]] = {}
+
+
+def _game_kind(game: str, name: str, data: dict) -> AgentKind:
+    """An :class:`AgentKind` from a game's plain-data entry (``agent_kinds()`` of its bots)."""
+    try:
+        params = {k: Param(p["type"], p.get("doc", ""), p.get("minimum"), p.get("maximum"),
+                           tuple(p.get("choices", ()))) for k, p in dict(data.get("params", {})).items()}
+        return AgentKind(str(data["target"]), str(data["doc"]), params, games=(game,))
+    except (KeyError, TypeError, AttributeError) as err:
+        raise AgentError(f"game {game!r}: its agent kind {name!r} is not a dict with target, doc "
+                         f"and params ({err})") from None
+
+
+def agents_of(game: str = DEFAULT_GAME) -> dict[str, AgentKind]:
+    """The agent kinds that play the game named ``game``: the registry's kinds that play it (in
+    :data:`AGENTS` order), then the game's own (its GameDef's ``agent_kinds()``; a name of the
+    game's own replaces a registry kind of that name).  AgentError for an unknown game."""
+    try:
+        gdef = get_game(game)
+    except ValueError as err:
+        raise AgentError(str(err)) from None
+    own = _GAME_KINDS.get(gdef.name)
+    if own is None:
+        own = {n: _game_kind(gdef.name, n, d) for n, d in gdef.agent_kinds().items()}
+        _GAME_KINDS[gdef.name] = own
+    out = {n: k for n, k in AGENTS.items() if k.plays(gdef.name) and n not in own}
+    out.update(own)
+    return out
+
+
 @dataclass(frozen=True)
 class AgentSpec:
-    """A parsed spec: kind name and parameters (converted to their types)."""
+    """A parsed spec: kind name, parameters (converted to their types) and the game it plays."""
 
     name: str
     params: dict[str, Any]
     text: str
+    game: str = DEFAULT_GAME
+
+    @property
+    def kind(self) -> AgentKind:
+        """The registered kind of this spec (in its game's registry)."""
+        return agents_of(self.game)[self.name]
 
     def build(self) -> Agent:
         """Construct the agent."""
-        agent = AGENTS[self.name].load()(**self.params)
+        agent = self.kind.load()(**self.params)
         agent.spec = self.text
         return agent
 
 
-def parse_spec(text: str) -> AgentSpec:
-    """Parse ``name[:key=value...]``; raise AgentError naming the known agents or parameters."""
+def _title(game: str) -> str:
+    return "" if game == DEFAULT_GAME else f" of {get_game(game).title}"
+
+
+def parse_spec(text: str, game: str = DEFAULT_GAME) -> AgentSpec:
+    """Parse ``name[:key=value...]`` for the game named ``game``; raise AgentError naming the
+    known agents (of that game) or parameters."""
+    kinds = agents_of(game)
     if not isinstance(text, str) or not text.strip():
-        raise AgentError(f"empty agent spec; known agents: {', '.join(AGENTS)}")
+        raise AgentError(f"empty agent spec; known agents{_title(game)}: {', '.join(kinds)}")
     parts = text.strip().split(":")
     name = parts[0].strip()
-    if name not in AGENTS:
-        raise AgentError(f"unknown agent {name!r}; known agents: {', '.join(AGENTS)} "
-                         "(parameters as name:key=value:key=value)")
-    kind = AGENTS[name]
+    if name not in kinds:
+        elsewhere = "" if game == DEFAULT_GAME or name not in AGENTS else \
+            f" ({name!r} plays {', '.join(AGENTS[name].games or ())})"
+        raise AgentError(f"unknown agent {name!r}{_title(game)}{elsewhere}; known agents"
+                         f"{_title(game)}: {', '.join(kinds)} (parameters as name:key=value:key=value)")
+    kind = kinds[name]
     params: dict[str, Any] = {}
     for item in parts[1:]:
         if "=" not in item:
@@ -269,22 +336,24 @@ def parse_spec(text: str) -> AgentSpec:
         if key in params:
             raise AgentError(f"agent {name!r}: parameter {key!r} given twice")
         params[key] = kind.params[key].parse(name, key, value)
-    return AgentSpec(name, params, text.strip())
+    return AgentSpec(name, params, text.strip(), get_game(game).name)
 
 
 def _param_list(kind: AgentKind) -> str:
     return ", ".join(kind.params) if kind.params else "(none)"
 
 
-def make_agent(spec: str) -> Agent:
-    """Build an agent from a spec such as ``"mcts:iters=64"`` (see :func:`parse_spec`)."""
-    return parse_spec(spec).build()
+def make_agent(spec: str, game: str = DEFAULT_GAME) -> Agent:
+    """Build an agent of the game named ``game`` from a spec such as ``"mcts:iters=64"`` (see
+    :func:`parse_spec`).  This is the agent resolver the distribution declares (the entry point
+    of :data:`electrify_env.resolver.RESOLVER_GROUP`)."""
+    return parse_spec(spec, game).build()
 
 
-def describe_agents() -> str:
-    """Every registered agent with its parameters, as text."""
+def describe_agents(game: str = DEFAULT_GAME) -> str:
+    """Every agent kind that plays the game named ``game``, with its parameters, as text."""
     lines = []
-    for name, kind in AGENTS.items():
+    for name, kind in agents_of(game).items():
         lines.append(f"{name}: {kind.doc}")
         defaults = kind.defaults() if kind.params else {}
         for key, p in kind.params.items():

@@ -11,6 +11,8 @@
                                              seat-rotated games between agents: win rates, ratings
     electrify arena --agents random,greedy --solo all --games 100
                                              every agent on every solo scenario
+    electrify arena --game gizmos --agents greedy,random --games 40 --seed 5
+                                             the arena for Gizmos (`electrify agents --game gizmos`)
     electrify replay arena_out/games.jsonl --game 3 [--auto --delay 0.05]
                                              replay an arena game move by move
     electrify serve                          play in the browser (http://127.0.0.1:8000/)
@@ -149,7 +151,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                       solo=None if args.solo is None else _items(args.solo),
                       tech_packs=_items(args.tech),
                       out=None if args.out == "-" else args.out, progress=not args.quiet,
-                      backend=args.backend, address=args.address)
+                      backend=args.backend, address=args.address, game=args.game)
     res = run_arena(cfg)
     print(format_table(res["summary"]))
     print(f"\n{len(res['records'])} games in {res['wall_seconds']:.1f} s (seed {cfg.seed}, {_where(cfg)})")
@@ -204,6 +206,14 @@ def _cmd_teacher_data(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_game_argument(parser: argparse.ArgumentParser, text: str = "the game to play") -> None:
+    """``--game NAME`` (arena, balance, agents): a registered game (electrify_env.games)."""
+    from .games import DEFAULT_GAME, game_names
+
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=game_names(),
+                        help=f"{text} (default %(default)s)")
+
+
 def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     """``--backend`` and ``--address`` (arena, balance, teacher-data)."""
     parser.add_argument("--backend", default="local", choices=("local", "ray"),
@@ -224,7 +234,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_agents(args: argparse.Namespace) -> int:
     from electrify_env.agents import describe_agents
 
-    print(describe_agents())
+    print(describe_agents(args.game))
     return 0
 
 
@@ -344,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--out", default="arena_out",
                     help="output folder, checked before the games run ('-': write nothing)")
     ar.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_game_argument(ar)
     _add_backend_arguments(ar)
     ar.set_defaults(func=_cmd_arena)
     bal = sub.add_parser("balance", help="balance report: points by source, seats, match-ups, cards, "
@@ -399,6 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve_arguments(sv)
     sv.set_defaults(func=_cmd_serve)
     ag = sub.add_parser("agents", help="list the registered agents (shipped policies too) and their parameters")
+    _add_game_argument(ag, "the game whose agents to list")
     ag.set_defaults(func=_cmd_agents)
     tr = sub.add_parser("train", help="train a policy: PPO with self-play and an opponent league, or solo "
                                       "(training/selfplay.py; configs/electrify-*.yaml); or multi-agent PPO "
