@@ -232,3 +232,60 @@ def test_the_game_free_core_modules_import_only_each_other():
             if target is not None and target not in GAME_FREE and target != "electrify_env":
                 bad.append(f"{MODULES[module].relative_to(REPO)}:{line}: {module} imports {target}")
     assert not bad, "shared core modules importing game code:\n" + "\n".join(bad)
+
+
+#: the shared layers: the modules every game is played through (agents, training, envs, play, the
+#: command line, the parallel runner, the game registry, the seat view and agent resolver)
+SHARED_LAYERS = ("electrify_env.agents", "electrify_env.training", "electrify_env.envs",
+                 "electrify_env.play", "electrify_env.cli", "electrify_env.parallel",
+                 "electrify_env.games", "electrify_env.resolver", "electrify_env.seatview")
+#: the game packages besides Electrify's core (a shared layer reaches them only through the import
+#: paths written as strings in electrify_env/games.py)
+GAME_PACKAGES = (GIZMOS,)
+#: (shared module, imported game module) pairs that remain, each with its reason
+KNOWN_GAME_IMPORTS = {
+    ("electrify_env.cli", "electrify_env.gizmos.demo"):
+        "`electrify demo --game gizmos` prints the Gizmos random demo's table",
+}
+
+
+def game_package_imports(module: str, path: Path) -> list[tuple[int, str]]:
+    """``(line, imported module)`` of every import of a game package (``GAME_PACKAGES``) that
+    ``module`` can run."""
+    return [(line, name) for line, name, _ in imports(module, path)
+            if any(_within(name, g) for g in GAME_PACKAGES)]
+
+
+def test_no_shared_layer_imports_a_game_package():
+    """The agents, training, envs, play, cli, parallel and registry modules import no game
+    package (``electrify_env.gizmos...``): the registry and the agent registry reach a game only
+    by the import paths of its GameDef (``module``, ``bots``), so adding a game is adding its
+    package and its GameDef."""
+    shared = [m for m in MODULES if any(_within(m, p) for p in SHARED_LAYERS)]
+    assert {"electrify_env.agents.registry", "electrify_env.agents.arena", "electrify_env.cli",
+            "electrify_env.games"} <= set(shared)
+    bad, used = [], set()
+    for module in shared:
+        for line, name in game_package_imports(module, MODULES[module]):
+            key = (module, _ours(name) or name)
+            if key in KNOWN_GAME_IMPORTS:
+                used.add(key)
+                continue
+            bad.append(f"{MODULES[module].relative_to(REPO)}:{line}: {module} imports {name}")
+    assert not bad, "shared layers importing a game package:\n" + "\n".join(bad)
+    assert used == set(KNOWN_GAME_IMPORTS), f"stale KNOWN_GAME_IMPORTS: {set(KNOWN_GAME_IMPORTS) - used}"
+
+
+@pytest.mark.parametrize("src, flagged", [
+    ("from electrify_env.gizmos.game import Game", True),
+    ("def f():\n    from ..gizmos import bots", True),
+    ("import electrify_env.gizmos.engine.gz_layout as L", True),
+    ("from importlib import import_module\nG = import_module('electrify_env.gizmos.game')", False),
+    ("from electrify_env.games import get_game", False),
+])
+def test_the_game_package_check_sees_every_import_form(tmp_path, src, flagged):
+    """The checker itself: module-level, relative and function-level imports of a game package are
+    found; an import path held as a string (the registry's way) is not an import."""
+    path = tmp_path / "x.py"
+    path.write_text(src)
+    assert bool(game_package_imports("electrify_env.agents.x", path)) is flagged
