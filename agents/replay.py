@@ -59,6 +59,10 @@ def load_replay(path: str | Path, game: int | None = None) -> dict:
     records = [r for r in records if isinstance(r, dict) and r.get("format") == REPLAY_FORMAT]
     if not records:
         raise ReplayError(f"{path}: no arena game records (format {REPLAY_FORMAT!r}) in it")
+    others = sorted({str(r["game"]) for r in records if r.get("game", "electrify") != "electrify"})
+    if others:
+        raise ReplayError(f"{path}: holds games of {', '.join(others)}; the replay steps through "
+                          "Electrify games only")
     if game is None:
         return check_record(records[0], f"{path}")
     for r in records:
