@@ -1,7 +1,9 @@
 """The Gizmos environments: the PettingZoo AEC env gizmos_v0 and the Gymnasium one-seat env
 Gizmos-v0 (electrify_env/gizmos/envs/): the ecosystem's conformance checks, determinism, rewards,
 truncation (G22), illegal actions, opponents, and a short MaskablePPO run."""
+import re
 import time
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -16,7 +18,7 @@ from electrify_env.gizmos import Game
 from electrify_env.gizmos.cards import DEFAULT_CARDS, compile_card_set
 from electrify_env.gizmos.engine import gz_layout as L
 from electrify_env.gizmos.envs import GizmosEnv, TerminateIllegalAction, gizmos_v0
-from electrify_env.gizmos.observation import OBS_SIZE, observe
+from electrify_env.gizmos.observation import CF_SIZE, OBS_SIZE, observation_rows, observe
 from electrify_env.registration import GIZMOS_ENV_ID
 from electrify_env.validation import IllegalActionError, InvalidArgumentError
 
@@ -317,3 +319,22 @@ def test_maskable_ppo_runs_saves_and_loads(tmp_path):
     a2, _ = loaded.predict(obs, action_masks=masks, deterministic=True)
     assert int(a1) == int(a2) and masks[int(a1)]
     assert time.perf_counter() - start < 60
+
+
+# ---- the page ------------------------------------------------------------------------------------
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "envs" / "gizmos.md"
+
+
+def test_page_tables_are_the_layouts():
+    """docs/envs/gizmos.md: the action table is gz_layout's A_* ranges, the observation table is
+    the observation's blocks, and the sizes it states are the spaces'."""
+    text = PAGE.read_text()
+    rows = re.findall(r"^\| (\d+)(?:-(\d+))? \| `(A_[A-Z_]+)` \| (\d+) \| (.+) \|$", text, flags=re.M)
+    got = [(name, int(a), int(b or a) - int(a) + 1, int(n), meaning) for a, b, name, n, meaning in rows]
+    assert got == [(name, off, n, n, meaning) for name, off, n, meaning in L.layout_rows()["action ids"]]
+    blocks = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+) \| (.+) \|$", text, flags=re.M)
+    assert [(n, int(o), int(ln), m) for n, o, ln, m in blocks] == observation_rows()["observation"]
+    assert f"Box(0, 1, ({OBS_SIZE},), float32)" in text and f"`Discrete({L.N_ACTIONS})`" in text
+    assert f"{CF_SIZE} **card features**" in text
+    player = observation_rows()["player block"]
+    assert f"**player block** ({sum(r[2] for r in player)} entries)" in text
