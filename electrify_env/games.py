@@ -43,6 +43,8 @@ class GameDef:
         module: the import path of the package whose ``Game`` class plays it.
         bots: the import path of the module whose ``agent_kinds()`` lists the game's own agent
             kinds for the agent registry (``""``: none beyond the registry's own).
+        report: the import path of the module whose ``game_facts(game)`` gives what a balance
+            report counts in a finished game (``""``: the game has no balance report of its own).
     """
 
     name: str
@@ -51,6 +53,7 @@ class GameDef:
     max_players: int
     module: str
     bots: str = ""
+    report: str = ""
 
     @property
     def game_class(self) -> Any:
@@ -61,6 +64,13 @@ class GameDef:
         """The game's own agent kinds, from its ``bots`` module's ``agent_kinds()`` (plain data:
         name -> ``{"target", "doc", "params"}``; empty when the game names no bots module)."""
         return dict(import_module(self.bots).agent_kinds()) if self.bots else {}
+
+    def game_facts(self, game: Any) -> dict:
+        """What a balance report counts in the finished ``game`` (its ``report`` module's
+        ``game_facts``); InvalidArgumentError when the game names no report module."""
+        if not self.report:
+            raise InvalidArgumentError(f"{self.title} has no balance facts (its GameDef names no report module)")
+        return dict(import_module(self.report).game_facts(game))
 
     def new_game(self, n_players: int, seed: int = 0, card_set: Any = None, **options: Any) -> Any:
         """A new game at its start; ``options`` are the game's own (Electrify: ``tech_packs``,
@@ -74,7 +84,8 @@ class GameDef:
 #: every game, by name
 GAMES: dict[str, GameDef] = {
     "electrify": GameDef("electrify", "Electrify", 1, 4, "electrify_env.game"),
-    "gizmos": GameDef("gizmos", "Gizmos", 2, 4, "electrify_env.gizmos.game", bots="electrify_env.gizmos.bots"),
+    "gizmos": GameDef("gizmos", "Gizmos", 2, 4, "electrify_env.gizmos.game", bots="electrify_env.gizmos.bots",
+                      report="electrify_env.gizmos.report"),
 }
 #: the game a tool plays when none is named
 DEFAULT_GAME = "electrify"
