@@ -258,3 +258,110 @@ def test_payment_steps_match_the_exhaustive_search(seed):
             assert got == want, ("completable", m, opts, lastc, lasto, store, kinds[:n], cols[:n], target, need)
             agree[int(want)] += 1
     assert min(agree) > 50                      # both answers occur often
+
+
+# ---- the payment list: the mask of a payment decision ------------------------------------------
+@njit
+def ref_pay_steps(m, store, kinds, cols, n, opts, lastc, lasto, target, need, out):
+    """The legal payment steps by the exhaustive search: ``out[c]`` spend colour c, ``out[4 + o]``
+    apply option o, ``out[4 + n]`` confirm (G11, G23)."""
+    for c in range(N_COLOURS):
+        ok = lasto < 0 and c >= lastc and m[c] < store[c] and m[0] + m[1] + m[2] + m[3] < need
+        if ok:
+            m[c] += 1
+            ok = ref_completable(m.copy(), store, kinds, cols, n, opts, c, lasto, target, need)
+            m[c] -= 1
+        out[c] = ok
+    for o in range(n):
+        out[N_COLOURS + o] = o > lasto and (opts >> o) & 1 == 0 and \
+            ref_completable(m.copy(), store, kinds, cols, n, opts | (1 << o), lastc, o, target, need)
+    out[N_COLOURS + n] = ref_minimal(m.copy(), kinds, cols, n, opts, target, need)
+
+
+def _pay_mask_and_ref(game, W):
+    """The pay part of the engine's mask of ``game`` (a payment decision) and the reference's."""
+    from electrify_env.gizmos.engine.gz_masks import fill_mask
+
+    S, T = game.state, game.cards.table
+    mask = np.zeros(L.N_ACTIONS, np.uint8)
+    fill_mask(S, T, mask, W)
+    pb = pbase(int(S[L.S_CUR]))
+    n = int(S[L.S_OPT_N])
+    kinds = W[L.W_KINDS:L.W_KINDS + L.MAX_OPTS].copy()
+    cols = W[L.W_COLS:L.W_COLS + L.MAX_OPTS].copy()
+    out = np.zeros(N_COLOURS + n + 1, np.int64)
+    ref_pay_steps(S[L.S_PAY_M:L.S_PAY_M + N_COLOURS].copy(), S[pb + L.P_STORE:pb + L.P_STORE + N_COLOURS].copy(),
+                  kinds, cols, n, int(S[L.S_PAY_OPTS]), int(S[L.S_PAY_LASTC]), int(S[L.S_PAY_LASTO]),
+                  int(T[L.T_COLOUR + S[L.S_PAY_CARD]]), int(S[L.S_PAY_COST]), out)
+    got = np.concatenate([mask[L.A_SPEND:L.A_SPEND + N_COLOURS], mask[L.A_CONVERT:L.A_CONVERT + n],
+                          mask[L.A_CONFIRM:L.A_CONFIRM + 1]]).astype(np.int64)
+    return got, out
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_payment_list_masks_match_the_exhaustive_search(n_players):
+    """Every payment decision of random games, and the same decisions with the stored marbles
+    redrawn at random (before the first step), walked step by step to the confirm: the mask of a
+    freshly listed decision, of the list kept in ``W`` and of the step search (forced with
+    ``W_PL_N = -1``) all equal the exhaustive search's steps."""
+    from electrify_env.gizmos import Game
+
+    rng = np.random.default_rng(n_players)
+    W = P.new_work()
+    checked = with_options = 0
+    for seed in range(6):
+        game = Game(n_players=n_players, seed=500 + seed)
+        while not game.done:
+            if game.phase == "pay" and game.state[L.S_PAY_LASTO] < 0 and not game.state[L.S_PAY_M:L.S_PAY_M + 4].any():
+                for variant in range(3):
+                    g = game.copy()
+                    if variant:
+                        pb = pbase(g.current_player)
+                        g.state[pb + L.P_STORE:pb + L.P_STORE + N_COLOURS] = rng.integers(0, 5, N_COLOURS)
+                    while g.phase == "pay":
+                        W[L.W_PL_KEY] = 0    # list this decision afresh
+                        got, want = _pay_mask_and_ref(g, W)
+                        if not want.any():
+                            break            # a redrawn store that cannot pay: nothing to walk
+                        assert got.tolist() == want.tolist(), (seed, variant, got, want)
+                        again, _ = _pay_mask_and_ref(g, W)      # the list kept in W
+                        assert again.tolist() == want.tolist()
+                        W[L.W_PL_N] = -1     # the same decision answered by the step search
+                        again, _ = _pay_mask_and_ref(g, W)
+                        assert again.tolist() == want.tolist()
+                        checked += 1
+                        with_options += int(g.state[L.S_OPT_N] > 0)
+                        g.step(int(rng.choice(g.legal_actions())))
+            game.step(int(rng.choice(game.legal_actions())))
+    assert checked > 300 and with_options > 100, (checked, with_options)
+
+
+def test_affordability_table_answers_repeated_pools_like_the_exhaustive_search():
+    """The same marble pool and options asked again with larger and smaller costs: answers read
+    from the affordability table (a yield known exactly, or one that reached an earlier cost)
+    and answers searched again agree with the reference every time."""
+    rng = np.random.default_rng(7)
+    W = P.new_work()
+    S = np.zeros(L.S_SIZE, np.int64)
+    pb = pbase(0)
+    pools = []
+    for _ in range(40):
+        n = int(rng.integers(1, 6))
+        kinds, cols = _options(rng, n)
+        pools.append((n, kinds, cols, rng.integers(0, 5, N_COLOURS).astype(np.int64)))
+    checked = 0
+    for _ in range(1500):
+        n, kinds, cols, store = pools[int(rng.integers(len(pools)))]
+        S[pb + L.P_STORE:pb + L.P_STORE + N_COLOURS] = store
+        _load(W, kinds, cols, n)
+        W[L.W_REACH_NEED:L.W_REACH_NEED + L.N_TARGETS] = 0
+        asked = {int(t): int(rng.integers(1, 12)) for t in rng.choice(L.N_TARGETS, 2, replace=False)}
+        for t, need in asked.items():
+            P.reach_want(W, t, need)
+        P.reach_solve(S, pb, W)
+        for t, top in asked.items():
+            for need in range(1, top + 1):
+                want = ref_feasible(store.copy(), kinds, cols, n, (1 << n) - 1, t, need)
+                assert P.reach_ok(W, t, need) == want, (store, kinds[:n], cols[:n], t, need, top)
+                checked += 1
+    assert checked > 10000

@@ -245,6 +245,8 @@ N_TARGETS = N_COLOURS + 1   # the four colours and COL_ANY
 PAY_LIST_MAX = 4096    # minimal payments one payment decision lists (more: steps are searched)
 PAY_LIST_OPTS = 12     # converter options a listed payment decision may have (more: searched)
 PAY_KEY_SIZE = 8 + 2 * MAX_OPTS   # words that identify a payment decision (see W_PL_KEY)
+YC_SLOTS = 4096        # slots of the affordability table (a power of two)
+YC_WIDTH = 8           # entries of one slot: two key words, bits of the targets known, five yields
 _w = _Layout("work buffer W")
 W_OPT_N = _w.field("W_OPT_N", 1, "converter options of the current search")
 W_KINDS = _w.field("W_KINDS", MAX_OPTS, "option kind (CV_*) per option of the search")
@@ -269,6 +271,10 @@ W_PL_N = _w.field("W_PL_N", 1, "payment list: minimal payments listed (-1: too m
 W_PL = _w.field("W_PL", PAY_LIST_MAX,
                 "payment list: one minimal payment per entry, marble counts in 6-bit fields by "
                 "colour, option set from bit 24")
+W_YC = _w.field("W_YC", YC_SLOTS * YC_WIDTH,
+                "affordability table slot i at W_YC + YC_WIDTH*i: stored marbles and option "
+                "count, the unused options by kind and colour, bits of the targets known (low five) "
+                "and known exactly (next five), the best yield of each target (COL_ANY last)")
 W_SIZE = _w.size
 
 LAYOUTS = (_t, _p, _s, _a, _w)

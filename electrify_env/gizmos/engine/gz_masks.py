@@ -10,13 +10,13 @@ from .gz_chain import offered
 from .gz_energy import pbase, pick_ok
 from .gz_file import can_file, file_slot_ok
 from .gz_layout import (
-    A_BUILD, A_BUILD_ARCH, A_CONFIRM, A_CONVERT, A_FILE, A_PASS, A_PICK, A_RES_BUILD, A_RES_FILE,
-    A_RESEARCH, A_SPEND, A_USE, MAX_BUILT, MAX_DISPLAY, N_COLOURS, N_DECKS, NO_CARD,
+    A_BUILD, A_BUILD_ARCH, A_FILE, A_PASS, A_PICK, A_RES_BUILD, A_RES_FILE,
+    A_RESEARCH, A_USE, MAX_BUILT, MAX_DISPLAY, N_COLOURS, N_DECKS, NO_CARD,
     P_ARCH, P_ARCH_N, P_BUILT_N, PH_CHAIN, PH_EFFECT_FILE, PH_EFFECT_PICK, PH_EFFECT_RESEARCH,
     PH_FREE_BUILD, PH_MAIN, PH_PAY, PH_RESEARCH, S_CUR, S_DECK_N, S_EFF_FIRST, S_PHASE, S_RES,
     S_RES_N, S_TERMINAL, SRC_ARCHIVE, SRC_DISPLAY, SRC_RESEARCH, T_LEVEL,
 )
-from .gz_pay import new_work, pay_begin, pay_step_ok, reach_begin, reach_solve
+from .gz_pay import new_work, pay_mask, reach_begin, reach_solve
 from .gz_research import research_ok
 
 
@@ -62,18 +62,7 @@ def fill_mask(S, T, mask, W):
             mask[A_PASS] = 1          # G5: none of the four is legal
             n = 1
     elif ph == PH_PAY:
-        no = pay_begin(S, T, pb, W)
-        for c in range(N_COLOURS):
-            if pay_step_ok(S, T, pb, 0, c, W):
-                mask[A_SPEND + c] = 1
-                n += 1
-        for o in range(no):
-            if pay_step_ok(S, T, pb, 1, o, W):
-                mask[A_CONVERT + o] = 1
-                n += 1
-        if pay_step_ok(S, T, pb, 2, 0, W):
-            mask[A_CONFIRM] = 1
-            n += 1
+        n = pay_mask(S, T, pb, mask, W)
     elif ph == PH_RESEARCH:
         mask[A_PASS] = 1
         n = 1

@@ -12,6 +12,13 @@ The payment is chosen step by step (G23): marbles in colour order, then options 
 then confirm.  A step is legal only if some minimal payment extends the choices so far, so every
 minimal payment has exactly one path and no path ends elsewhere.
 
+The mask of a payment decision comes from its *payment list*: every minimal payment of the
+decision (stored marbles, option list, colour and cost; none of them changes while the payment is
+chosen), enumerated once and kept in ``W`` until a different decision is asked about.  Each
+minimal payment has one path of steps, so one pass over the list marks the next step of every
+payment that extends the choices so far.  A decision with more than ``PAY_LIST_OPTS`` options
+or more than ``PAY_LIST_MAX`` minimal payments is answered step by step by :func:`completable`.
+
 The searches keep their scratch in a work buffer ``W`` (layout ``W_*``, one per game or playout,
 see :func:`new_work`): nothing is allocated per call.  The converter search remembers the yield
 of each (marble pool, options left) position it has finished in a memo keyed by a generation
@@ -21,7 +28,9 @@ import numpy as np
 from numba import njit
 
 from .gz_layout import (
-    CV_ANY, CV_DOUBLE, CV_WILD, CV_WILD2, MAX_OPTS, MEMO_COUNT_BITS, MEMO_MIN_OPTS, MEMO_PROBES,
+    A_CONFIRM, A_CONVERT, A_SPEND, PAY_LIST_MAX, PAY_LIST_OPTS, W_PL, W_PL_KEY, W_YC, YC_SLOTS,
+    YC_WIDTH,
+    W_PL_N, CV_ANY, CV_DOUBLE, CV_WILD, CV_WILD2, MAX_OPTS, MEMO_COUNT_BITS, MEMO_MIN_OPTS, MEMO_PROBES,
     MEMO_SLOTS, MEMO_WIDTH,
     N_COLOURS, N_TARGETS, P_BUILT, P_BUILT_N, P_OPT_USED, P_STORE, S_OPT_K, S_OPT_MACH, S_OPT_N,
     S_PAY_COST, S_PAY_LASTC, S_PAY_LASTO, S_PAY_M, S_PAY_OPTS, S_PAY_CARD, T_COLOUR, T_CV_COL,
@@ -107,15 +116,46 @@ def _useful(kinds, cols, n_opts, avail, target):
 
 
 @njit(cache=True)
+def _gain(kind, col, target):
+    """The most one application of an option can raise the value of a pool: +1 for a DOUBLE of
+    the target colour, a WILD or ANY turning a marble into it, +2 for a WILD2; 0 for an option
+    that cannot make a marble of the target (for COL_ANY only a DOUBLE adds a marble)."""
+    if target >= N_COLOURS:
+        return 1 if kind == CV_DOUBLE else 0
+    if kind == CV_DOUBLE:
+        return 1 if col == target else 0
+    if kind == CV_ANY:
+        return 1
+    if col == target:
+        return 0
+    return 2 if kind == CV_WILD2 else 1
+
+
+@njit(cache=True)
 def best_yield(c, kinds, cols, n_opts, avail, target, need, W):
     """The largest yield (marbles of ``target``, or all marbles for COL_ANY) of the marble pool
     ``c`` (counts per colour, changed and restored) through the options in bit mask ``avail``;
     stops early once ``need`` is reached: an answer below ``need`` is exact, one at or above it
     only says that ``need`` is reached.  Positions are remembered in the memo of ``W`` (call
-    :func:`memo_reset` whenever the options, ``target`` or ``need`` change)."""
+    :func:`memo_reset` whenever the options, ``target`` or ``need`` change).
+
+    The search is bounded: the value of a pool rises by at most the summed :func:`_gain` of the
+    options left, so a branch that cannot beat the best yield found is not entered, and a
+    position stops once its bound is reached."""
+    ub = 0
+    for o in range(n_opts):
+        if (avail >> o) & 1:
+            ub += _gain(kinds[o], cols[o], target)
+    return _yield(c, kinds, cols, n_opts, avail, target, need, ub, W)
+
+
+@njit(cache=True)
+def _yield(c, kinds, cols, n_opts, avail, target, need, ub, W):
+    """:func:`best_yield` with ``ub``, the summed gain of the options in ``avail``."""
     v = _value(c, target)
-    if v >= need or avail == 0:
+    if v >= need or avail == 0 or ub == 0:
         return v
+    cap = v + ub
     key = _memo_key(c, avail) if _at_least(avail, MEMO_MIN_OPTS) else -1
     slot = -1
     if key >= 0:
@@ -135,10 +175,11 @@ def best_yield(c, kinds, cols, n_opts, avail, target, need, W):
         rest = avail & ~(1 << o)
         k = kinds[o]
         x = cols[o]
+        ubr = ub - _gain(k, x, target)
         if k == CV_DOUBLE:
             if c[x] > 0:
                 c[x] += 1
-                r = best_yield(c, kinds, cols, n_opts, rest, target, need, W)
+                r = _yield(c, kinds, cols, n_opts, rest, target, need, ubr, W)
                 c[x] -= 1
                 if r > v:
                     v = r
@@ -149,7 +190,7 @@ def best_yield(c, kinds, cols, n_opts, avail, target, need, W):
                         continue
                     c[x] -= 1
                     c[y] += 1
-                    r = best_yield(c, kinds, cols, n_opts, rest, target, need, W)
+                    r = _yield(c, kinds, cols, n_opts, rest, target, need, ubr, W)
                     c[y] -= 1
                     c[x] += 1
                     if r > v:
@@ -164,7 +205,7 @@ def best_yield(c, kinds, cols, n_opts, avail, target, need, W):
                         c[x] -= 2
                         c[y1] += 1
                         c[y2] += 1
-                        r = best_yield(c, kinds, cols, n_opts, rest, target, need, W)
+                        r = _yield(c, kinds, cols, n_opts, rest, target, need, ubr, W)
                         c[y2] -= 1
                         c[y1] -= 1
                         c[x] += 2
@@ -179,12 +220,12 @@ def best_yield(c, kinds, cols, n_opts, avail, target, need, W):
                         continue
                     c[z] -= 1
                     c[y] += 1
-                    r = best_yield(c, kinds, cols, n_opts, rest, target, need, W)
+                    r = _yield(c, kinds, cols, n_opts, rest, target, need, ubr, W)
                     c[y] -= 1
                     c[z] += 1
                     if r > v:
                         v = r
-        if v >= need:
+        if v >= need or v >= cap:
             break
     if slot >= 0:
         W[slot] = key
@@ -316,21 +357,67 @@ def reach_want(W, colour, need):
 
 
 @njit(cache=True)
+def _yc_slot(S, pb, W):
+    """``(slot, k1, k2)``: the affordability-table slot and key words of the player at ``pb``'s
+    stored marbles and the options of the round (``W`` after :func:`reach_begin`); slot -1 when
+    they do not fit a key (64 marbles of a colour, or 15 like options)."""
+    n = W[W_OPT_N]
+    k1 = n << (PACK_BITS * N_COLOURS)
+    for x in range(N_COLOURS):
+        v = S[pb + P_STORE + x]
+        if v >= (1 << PACK_BITS):
+            return -1, 0, 0
+        k1 |= v << (PACK_BITS * x)
+    k2 = 0
+    for o in range(n):
+        kind = W[W_KINDS + o]
+        col = 0 if kind == CV_ANY else W[W_COLS + o]
+        sh = 4 * ((kind - 1) * N_COLOURS + col)
+        if (k2 >> sh) & 15 == 15:
+            return -1, 0, 0
+        k2 += 1 << sh
+    h = ((k1 * 0x9E3779B97F4A7C15) ^ (k2 * 0x5851F42D4C957F2D)) >> 23
+    return W_YC + YC_WIDTH * (h & (YC_SLOTS - 1)), k1, k2
+
+
+@njit(cache=True)
 def reach_solve(S, pb, W):
-    """Search once per colour asked: the best yield of storage and options, exact below the
-    largest cost asked of that colour (so every smaller cost is answered by one comparison)."""
+    """Answer the round: for every colour asked, the best yield of storage and options, exact
+    below the largest cost asked of that colour (so every smaller cost is answered by one
+    comparison).  Answers are kept in the affordability table of ``W``, keyed by the stored
+    marbles and the options by kind and colour: a later round with the same marbles and options
+    reads a yield that is exact, or one that reaches its cost, without searching."""
     n = W[W_OPT_N]
     kinds = W[W_KINDS:W_KINDS + MAX_OPTS]
     cols = W[W_COLS:W_COLS + MAX_OPTS]
     c = W[W_C:W_C + N_COLOURS]
+    slot, k1, k2 = _yc_slot(S, pb, W)
+    hit = slot >= 0 and W[slot + 2] != 0 and W[slot] == k1 and W[slot + 1] == k2
+    if slot >= 0 and not hit:
+        W[slot] = k1
+        W[slot + 1] = k2
+        W[slot + 2] = 0
     for t in range(N_TARGETS):
         need = W[W_REACH_NEED + t]
         if need <= 0:
             continue
+        if slot >= 0 and (W[slot + 2] >> t) & 1:
+            y = W[slot + 3 + t]
+            if need <= y or (W[slot + 2] >> (N_TARGETS + t)) & 1:
+                W[W_REACH + t] = y
+                continue
         for x in range(N_COLOURS):
             c[x] = S[pb + P_STORE + x]
         memo_reset(W)
-        W[W_REACH + t] = best_yield(c, kinds, cols, n, (1 << n) - 1, t, need, W)
+        y = best_yield(c, kinds, cols, n, (1 << n) - 1, t, need, W)
+        W[W_REACH + t] = y
+        if slot >= 0:
+            W[slot + 3 + t] = y
+            W[slot + 2] |= 1 << t
+            if y < need:                 # below the cost asked, the yield is exact
+                W[slot + 2] |= 1 << (N_TARGETS + t)
+            else:
+                W[slot + 2] &= ~(1 << (N_TARGETS + t))
 
 
 @njit(cache=True)
@@ -395,3 +482,161 @@ def pay_step_ok(S, T, pb, kind, arg, W):
     if arg >= n or arg <= lasto or (opts >> arg) & 1:
         return False
     return completable(m, store, kinds, cols, n, opts | (1 << arg), lastc, arg, colour, need, W)
+
+
+# ---- the payment list ------------------------------------------------------------------------
+PACK_BITS = 6                 # bits per colour count in a listed payment
+PACK_MARBLES = (1 << (PACK_BITS * N_COLOURS)) - 1
+OPT_SHIFT = PACK_BITS * N_COLOURS
+
+
+@njit(cache=True)
+def _count(packed, x):
+    return (packed >> (PACK_BITS * x)) & ((1 << PACK_BITS) - 1)
+
+
+@njit(cache=True)
+def enumerate_payments(store, kinds, cols, n, target, need, W, at, cap):
+    """Write every minimal payment (G11) of ``need`` marbles of ``target`` from the marbles
+    ``store`` with the first ``n`` options into ``W[at:at + cap]`` (marble counts packed by colour,
+    the option set from bit ``OPT_SHIFT``); return how many, or -1 when more than ``cap``.
+
+    For each option set, only colours the set can use (the target, the colours its colour-bound
+    options take, every colour once an option takes any marble) are tried: a marble of any other
+    colour adds nothing and would make the payment dominated."""
+    memo_reset(W)
+    m = W[W_A:W_A + N_COLOURS]
+    top = W[W_TOP:W_TOP + N_COLOURS]
+    cnt = 0
+    for P in range(1 << n):
+        u = (1 << target) if target < N_COLOURS else (1 << N_COLOURS) - 1
+        for o in range(n):
+            if (P >> o) & 1:
+                if kinds[o] == CV_ANY:
+                    u = (1 << N_COLOURS) - 1
+                else:
+                    u |= 1 << cols[o]
+        for x in range(N_COLOURS):
+            top[x] = min(store[x], need) if (u >> x) & 1 else 0
+        if not feasible(top, kinds, cols, n, P, target, need, W):
+            continue
+        for x in range(N_COLOURS):
+            m[x] = 0
+        while True:
+            if m[0] + m[1] + m[2] + m[3] <= need and minimal(m, kinds, cols, n, P, target, need, W):
+                if cnt >= cap:
+                    return -1
+                W[at + cnt] = m[0] | (m[1] << PACK_BITS) | (m[2] << (2 * PACK_BITS)) | \
+                    (m[3] << (3 * PACK_BITS)) | (P << OPT_SHIFT)
+                cnt += 1
+            x = 0
+            while x < N_COLOURS:
+                if m[x] < top[x]:
+                    m[x] += 1
+                    break
+                m[x] = 0
+                x += 1
+            if x == N_COLOURS:
+                break
+    return cnt
+
+
+@njit(cache=True)
+def pay_list(S, T, pb, W):
+    """The payment list of the pending payment decision in ``W``, enumerated unless ``W``
+    already lists this decision (same colour, cost, stored marbles and options); return the number
+    of minimal payments, or -1 when the decision is searched step by step instead."""
+    n = pay_begin(S, T, pb, W)
+    colour = T[T_COLOUR + S[S_PAY_CARD]]
+    target = _target(colour)
+    need = S[S_PAY_COST]
+    k = W_PL_KEY
+    same = W[k] == 1 and W[k + 1] == target and W[k + 2] == need and W[k + 7] == n
+    for x in range(N_COLOURS):
+        same = same and W[k + 3 + x] == S[pb + P_STORE + x]
+    for o in range(n):
+        same = same and W[k + 8 + o] == W[W_KINDS + o] and W[k + 8 + MAX_OPTS + o] == W[W_COLS + o]
+    if same:
+        return W[W_PL_N]
+    W[k] = 1
+    W[k + 1] = target
+    W[k + 2] = need
+    for x in range(N_COLOURS):
+        W[k + 3 + x] = S[pb + P_STORE + x]
+    W[k + 7] = n
+    for o in range(n):
+        W[k + 8 + o] = W[W_KINDS + o]
+        W[k + 8 + MAX_OPTS + o] = W[W_COLS + o]
+    cnt = -1
+    big = False
+    for x in range(N_COLOURS):
+        big = big or S[pb + P_STORE + x] >= (1 << PACK_BITS)
+    if n <= PAY_LIST_OPTS and not big:
+        store = W[W_STORE:W_STORE + N_COLOURS]
+        for x in range(N_COLOURS):
+            store[x] = S[pb + P_STORE + x]
+        cnt = enumerate_payments(store, W[W_KINDS:W_KINDS + MAX_OPTS], W[W_COLS:W_COLS + MAX_OPTS],
+                                 n, colour, need, W, W_PL, PAY_LIST_MAX)
+    W[W_PL_N] = cnt
+    memo_reset(W)
+    return cnt
+
+
+@njit(cache=True)
+def pay_mask(S, T, pb, mask, W):
+    """Mark in ``mask`` the legal steps of the pending payment decision (spend a colour, apply an
+    option, confirm; G11, G23) and return how many: the next step of every minimal payment that
+    extends the choices so far."""
+    cnt = pay_list(S, T, pb, W)
+    n = W[W_OPT_N]
+    if cnt < 0:
+        legal = 0
+        for c in range(N_COLOURS):
+            if pay_step_ok(S, T, pb, 0, c, W):
+                mask[A_SPEND + c] = 1
+                legal += 1
+        for o in range(n):
+            if pay_step_ok(S, T, pb, 1, o, W):
+                mask[A_CONVERT + o] = 1
+                legal += 1
+        if pay_step_ok(S, T, pb, 2, 0, W):
+            mask[A_CONFIRM] = 1
+            legal += 1
+        return legal
+    mp = 0
+    for x in range(N_COLOURS):
+        mp |= S[S_PAY_M + x] << (PACK_BITS * x)
+    lastc = S[S_PAY_LASTC]
+    opts = S[S_PAY_OPTS]
+    lasto = S[S_PAY_LASTO]
+    low = (1 << (PACK_BITS * lastc)) - 1          # marble counts of colours before lastc
+    done = (2 << lasto) - 1 if lasto >= 0 else 0  # options at or before the last applied
+    for i in range(cnt):
+        e = W[W_PL + i]
+        em = e & PACK_MARBLES
+        ep = e >> OPT_SHIFT
+        if lasto < 0:
+            if (em & low) != (mp & low) or _count(em, lastc) < _count(mp, lastc):
+                continue
+            if em != mp:
+                x = lastc
+                while _count(em, x) == _count(mp, x):
+                    x += 1
+                mask[A_SPEND + x] = 1
+                continue
+        elif em != mp or (ep & done) != opts:
+            continue
+        rest = ep & ~done
+        if rest == 0:
+            mask[A_CONFIRM] = 1
+        else:
+            o = 0
+            while (rest >> o) & 1 == 0:
+                o += 1
+            mask[A_CONVERT + o] = 1
+    legal = np.int64(mask[A_CONFIRM])
+    for c in range(N_COLOURS):
+        legal += np.int64(mask[A_SPEND + c])
+    for o in range(n):
+        legal += np.int64(mask[A_CONVERT + o])
+    return legal
