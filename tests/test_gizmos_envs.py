@@ -338,3 +338,20 @@ def test_page_tables_are_the_layouts():
     assert f"{CF_SIZE} **card features**" in text
     player = observation_rows()["player block"]
     assert f"**player block** ({sum(r[2] for r in player)} entries)" in text
+
+
+# ---- the benchmark's Python API loops ---------------------------------------------------------------
+def test_bench_gizmos_python_api_flag(capsys):
+    import importlib.util
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_gizmos.py"
+    spec = importlib.util.spec_from_file_location("bench_gizmos", script)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.main(["--python-api", "--games", "1", "--players", "3", "--seed", "2"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    assert re.match(r"gizmos random play through Game.legal_actions \+ step, 3 players: [\d,]+ decisions/s, "
+                    r".*\(1 games, \d+ decisions, seed 2\)$", lines[0]), lines[0]
+    m = re.match(r"gizmos random play through gym.make\('Gizmos-v0'\), 3 players: [\d,]+ decisions/s "
+                 r"\([\d,]+ agent steps/s\), .*\(1 games, (\d+) decisions, (\d+) agent steps, seed 2\)$", lines[1])
+    assert m and 0 < int(m.group(2)) < int(m.group(1)), lines[1]
