@@ -12,7 +12,7 @@ it never imports a game by module name, so adding a game is adding an entry here
 * ``current_player``, ``is_terminal``; ``legal_mask()`` (uint8, ``N_ACTIONS`` long),
   ``legal_actions()``, ``step(action)`` (raises ``IllegalActionError``), ``copy()``;
 * ``observe(seat)`` (float32, the seat's information set only) and ``seat_view(seat=None,
-  observation=True, infoset=True)`` (an :class:`electrify_env.agent.SeatView`);
+  observation=True, infoset=True)`` (an :class:`electrify_env.seatview.SeatView`);
 * results: ``scores()``, ``tiebreak_keys()`` ((n_players, k), higher is better, compared in
   order), ``winners()`` (seats), ``points_by_source()`` (one dict per seat).
 

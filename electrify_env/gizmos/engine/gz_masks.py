@@ -5,18 +5,18 @@ import numpy as np
 from numba import njit
 
 from .gz_board import display_card
-from .gz_build import build_reachable, want_build
+from .gz_build import build_cost, build_reachable, want_build
 from .gz_chain import offered
-from .gz_energy import pbase, pick_ok
+from .gz_energy import pbase, pick_ok, storage_room
 from .gz_file import can_file, file_slot_ok
 from .gz_layout import (
     A_BUILD, A_BUILD_ARCH, A_FILE, A_PASS, A_PICK, A_RES_BUILD, A_RES_FILE,
     A_RESEARCH, A_USE, MAX_BUILT, MAX_DISPLAY, N_COLOURS, N_DECKS, NO_CARD,
     P_ARCH, P_ARCH_N, P_BUILT_N, PH_CHAIN, PH_EFFECT_FILE, PH_EFFECT_PICK, PH_EFFECT_RESEARCH,
     PH_FREE_BUILD, PH_MAIN, PH_PAY, PH_RESEARCH, S_CUR, S_DECK_N, S_EFF_FIRST, S_PHASE, S_RES,
-    S_RES_N, S_TERMINAL, SRC_ARCHIVE, SRC_DISPLAY, SRC_RESEARCH, T_LEVEL,
+    S_RES_N, S_ROW, S_TERMINAL, SRC_ARCHIVE, SRC_DISPLAY, SRC_RESEARCH, T_COLOUR, T_LEVEL,
 )
-from .gz_pay import new_work, pay_mask, reach_begin, reach_solve
+from .gz_pay import new_work, pay_mask, reach_begin, reach_ok, reach_solve
 from .gz_research import research_ok
 
 
@@ -32,28 +32,36 @@ def fill_mask(S, T, mask, W):
     ph = S[S_PHASE]
     n = 0
     if ph == PH_MAIN:
+        # one pass: each card's cost is asked once, the round solved once, filing checked once
         reach_begin(S, T, pb, W)
+        room = S[pb + P_BUILT_N] < MAX_BUILT
         for x in range(N_DECKS * MAX_DISPLAY):
             want_build(S, T, pb, display_card(S, T, x // MAX_DISPLAY, x % MAX_DISPLAY), SRC_DISPLAY, W)
         for i in range(S[pb + P_ARCH_N]):
             want_build(S, T, pb, S[pb + P_ARCH + i], SRC_ARCHIVE, W)
         reach_solve(S, pb, W)
+        filing = can_file(S, pb)
         for x in range(N_DECKS * MAX_DISPLAY):
-            if file_slot_ok(S, T, pb, x):
+            card = display_card(S, T, x // MAX_DISPLAY, x % MAX_DISPLAY)
+            if card == NO_CARD:
+                continue
+            if filing:
                 mask[A_FILE + x] = 1
                 n += 1
-            card = display_card(S, T, x // MAX_DISPLAY, x % MAX_DISPLAY)
-            if build_reachable(S, T, pb, card, SRC_DISPLAY, W):
+            if room and reach_ok(W, T[T_COLOUR + card], build_cost(S, T, pb, card, SRC_DISPLAY)):
                 mask[A_BUILD + x] = 1
                 n += 1
-        for c in range(N_COLOURS):
-            if pick_ok(S, pb, c):
-                mask[A_PICK + c] = 1
-                n += 1
-        for i in range(S[pb + P_ARCH_N]):
-            if build_reachable(S, T, pb, S[pb + P_ARCH + i], SRC_ARCHIVE, W):
-                mask[A_BUILD_ARCH + i] = 1
-                n += 1
+        if storage_room(S, pb) > 0:
+            for c in range(N_COLOURS):
+                if S[S_ROW + c] > 0:
+                    mask[A_PICK + c] = 1
+                    n += 1
+        if room:
+            for i in range(S[pb + P_ARCH_N]):
+                card = S[pb + P_ARCH + i]
+                if reach_ok(W, T[T_COLOUR + card], build_cost(S, T, pb, card, SRC_ARCHIVE)):
+                    mask[A_BUILD_ARCH + i] = 1
+                    n += 1
         for d in range(N_DECKS):
             if research_ok(S, pb, d):
                 mask[A_RESEARCH + d] = 1

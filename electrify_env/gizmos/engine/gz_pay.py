@@ -376,7 +376,7 @@ def _yc_slot(S, pb, W):
         if (k2 >> sh) & 15 == 15:
             return -1, 0, 0
         k2 += 1 << sh
-    h = ((k1 * 0x9E3779B97F4A7C15) ^ (k2 * 0x5851F42D4C957F2D)) >> 23
+    h = k1 ^ (k1 >> 11) ^ (k2 >> 3) ^ (k2 >> 17) ^ (k2 >> 31)   # shifts only: no overflow unjitted
     return W_YC + YC_WIDTH * (h & (YC_SLOTS - 1)), k1, k2
 
 
