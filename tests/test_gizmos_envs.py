@@ -291,6 +291,19 @@ def test_callable_and_agent_object_opponents_play_their_seats():
     assert env2.game.history == env.game.history
 
 
+@pytest.mark.parametrize("opponents", ["random", ["greedy", "random"]])
+def test_spec_opponents_are_built_by_the_registry_for_gizmos(opponents):
+    env = GizmosEnv(n_players=3, opponents=opponents)
+    kinds = [type(o).__name__ for o in env.opponents]
+    assert len(kinds) == 2 and len(set(map(id, env.opponents))) == 2       # one agent per seat
+    _, rewards, info = _episode(env, 1)
+    assert env.game.done and rewards[-1] in (1.0, -1.0)
+    again = GizmosEnv(n_players=3, opponents=opponents)
+    _episode(again, 1)
+    assert again.game.history == env.game.history                        # seeded agents: same game
+    assert kinds == [type(o).__name__ for o in again.opponents]
+
+
 def test_an_illegal_opponent_action_raises():
     env = GizmosEnv(n_players=2, seat=1, opponents=lambda o, m: L.N_ACTIONS - 1)
     with pytest.raises(IllegalActionError, match=r"^opponent: action 156 is not legal now for seat 0"):
