@@ -2,6 +2,11 @@
 seat-relative order, the card features read from the table, and G25 (a seat sees nothing hidden:
 games that differ only in deck order, the cards removed at setup, the generator or another seat's
 researched cards look the same to it)."""
+import os
+import subprocess
+import sys
+import tempfile
+
 import numpy as np
 import pytest
 import yaml
@@ -202,3 +207,25 @@ def test_bad_seat_and_out_buffer_are_refused():
         O.observe(g, 0, out=np.zeros(O.OBS_SIZE))
     out = np.full(O.OBS_SIZE, 5.0, dtype=np.float32)
     assert O.observe(g, 1, out=out) is out and np.array_equal(out, O.observe(g, 1))
+
+
+def test_the_kernel_gives_the_same_vector_without_the_jit():
+    """NUMBA_DISABLE_JIT=1 runs the same code as plain Python: the observations of every seat
+    along a seeded random game are the same, bit for bit."""
+    code = ("import sys, numpy as np\n"
+            "from electrify_env.gizmos import Game\n"
+            "from electrify_env.gizmos.observation import observe\n"
+            "g = Game(3, seed=13); rng = np.random.default_rng(13); out = []\n"
+            "for _ in range(150):\n"
+            "    out.append(np.stack([observe(g, s) for s in range(3)]))\n"
+            "    g.step(int(rng.choice(g.legal_actions())))\n"
+            "np.save(sys.argv[1], np.stack(out))\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = []
+        for flag in ("0", "1"):
+            path = os.path.join(tmp, f"obs{flag}.npy")
+            env = dict(os.environ, NUMBA_DISABLE_JIT=flag)
+            done = subprocess.run([sys.executable, "-c", code, path], env=env, capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, done.stderr[-2000:]
+            runs.append(np.load(path))
+    assert runs[0].shape == (150, 3, O.OBS_SIZE) and np.array_equal(runs[0], runs[1])
