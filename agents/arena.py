@@ -257,6 +257,11 @@ def task_game(task: GameTask):
 
 def play_task(task: GameTask) -> dict:
     """Play one game of the arena; return its record (JSON-ready)."""
+    return play_task_game(task)[0]
+
+
+def play_task_game(task: GameTask) -> tuple[dict, object]:
+    """Play one game of the arena; return its record (JSON-ready) and the finished game."""
     game = task_game(task)
     agents = [_agent_for(spec, seat, task.game) for seat, spec in enumerate(task.lineup)]
     for agent, s in zip(agents, task.agent_seeds):
@@ -287,7 +292,7 @@ def play_task(task: GameTask) -> dict:
     }
     if task.scenario is not None:
         rec["solo"] = game.solo_result()
-    return rec
+    return rec, game
 
 
 def play_tasks(tasks: list[GameTask], jobs: int = 1, progress: bool = True,

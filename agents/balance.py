@@ -43,6 +43,16 @@ Outputs (in ``out``): ``results.json`` (configuration and every table), ``points
 ``electrify replay``) and the plots ``points.png``, ``seats.png``, ``matchups.png``,
 ``cards.png``, ``sectors.png``, ``length.png`` (each where it has something to show).
 
+**Other games** (``game="gizmos"``, ``electrify balance --game gizmos``): the line-ups, seeds,
+seat, match-up, agent and length tables are the same; the points by source are the game's own
+(``Game.points_by_source``), and instead of the card, sector and plan tables the report counts
+what the game's facts hook returns (``GameDef.game_facts``, for Gizmos
+:func:`electrify_env.gizmos.report.game_facts`): the rounds, how each game ended (``endings``:
+games and share per ending, for Gizmos G20's end condition or the round cap) and the card
+effects in the tableaux (``tableaux``: per effect label, machines in winners' and in all
+tableaux, the share of winners and of all players holding one, and the win rate of its holders,
+Wilson 95%).  Solo play and tech packs are Electrify's.
+
 Games run in this process, in ``jobs`` spawned processes or as Ray tasks (``backend="ray"``,
 :mod:`electrify_env.parallel`); every file is the same on each (timings aside:
 ``wall_seconds`` and each game record's ``seconds``).
@@ -61,6 +71,7 @@ import numpy as np
 from electrify_env.actions import decode
 from electrify_env.decision import pending_frame_type
 from electrify_env.engine import layout as L
+from electrify_env.games import DEFAULT_GAME, get_game
 from electrify_env.validation import InvalidArgumentError, check_players
 
 from . import arena as A
@@ -82,7 +93,7 @@ SOURCE_LABELS = {"demand_basic": "demand basic", "demand_priority": "demand prio
 BOOST_KINDS = ("innovation", "collaboration")
 
 CSV_FILES = ("points.csv", "seats.csv", "matchups.csv", "agents.csv", "solo.csv", "cards.csv",
-             "sectors.csv", "length.csv")
+             "sectors.csv", "length.csv", "endings.csv", "tableaux.csv")
 PLOT_FILES = ("points.png", "seats.png", "matchups.png", "cards.png", "sectors.png", "length.png")
 OUTPUT_FILES = ("results.json", *CSV_FILES, "games.jsonl", *PLOT_FILES)
 
@@ -110,6 +121,7 @@ class BalanceConfig:
             is the same on both.
         address: the Ray cluster to join (``HOST:6379`` or ``"auto"``; None starts a local Ray).
             Only with ``backend="ray"``.
+        game: the registered game to play (:mod:`electrify_env.games`; default Electrify).
     """
 
     agents: list[str]
@@ -124,6 +136,7 @@ class BalanceConfig:
     progress: bool = True
     backend: str = "local"
     address: str | None = None
+    game: str = DEFAULT_GAME
 
     def validate(self) -> None:
         """Check everything that can be checked without playing; raise InvalidArgumentError
@@ -136,6 +149,10 @@ class BalanceConfig:
             return
         self.players = check_players(self.players, name="players")
         n = self.players
+        counts = A.multi_player_counts(self.game)
+        if n not in counts:
+            raise InvalidArgumentError(f"players: {get_game(self.game).title} takes "
+                                       f"{counts[0]}-{counts[-1]} players, got {n}")
         if n > 2 and len(self.agents) not in (1, n):
             raise InvalidArgumentError(f"agents: a {n}-player report takes one spec (a mirror) or a "
                                        f"line-up of exactly {n} specs, got {len(self.agents)}")
@@ -175,7 +192,7 @@ def make_tasks(cfg: BalanceConfig) -> tuple[list[BalanceTask], list[tuple[str, .
     tech = tuple(cfg.tech_packs)
     if cfg.solo is not None:
         acfg = A.ArenaConfig(agents=list(cfg.agents), games=cfg.games, seed=cfg.seed,
-                             solo=list(cfg.solo), tech_packs=list(tech), out=None)
+                             solo=list(cfg.solo), tech_packs=list(tech), out=None, game=cfg.game)
         tasks, _ = A.make_tasks(acfg)
         return [BalanceTask(t, cfg.cards) for t in tasks], groups
     tasks = []
@@ -186,7 +203,8 @@ def make_tasks(cfg: BalanceConfig) -> tuple[list[BalanceTask], list[tuple[str, .
             deal, rot = (i, 0) if mirror else divmod(i, n)
             seats = tuple(lineup[(j + rot) % n] for j in range(n))
             t = A.GameTask(len(tasks), g, seats, A._derive(cfg.seed, 0, g, deal),
-                           tuple(A._derive(cfg.seed, 3, g, i, j) for j in range(n)), None, tech)
+                           tuple(A._derive(cfg.seed, 3, g, i, j) for j in range(n)), None, tech,
+                           game=cfg.game)
             tasks.append(BalanceTask(t, cfg.cards))
     return tasks, groups
 
@@ -206,11 +224,15 @@ def _new_game(record: dict, cards: "CardSet | str | None") -> "Game":
 
 def play_game(task: BalanceTask) -> dict:
     """Play one game; return the arena's game record (:func:`electrify_env.agents.arena.play_task`, which also
-    names the card-set file under ``card_set``) with the game's facts (:func:`read_game`) under
-    ``"facts"``."""
-    rec = A.play_task(replace(task.game, card_set=task.cards))
+    names the card-set file under ``card_set``) with the game's facts under ``"facts"``:
+    :func:`read_game` for Electrify, the game's ``GameDef.game_facts`` of the finished game for
+    any other game."""
+    rec, game = A.play_task_game(replace(task.game, card_set=task.cards))
     rec["card_set"] = task.cards
-    rec["facts"] = read_game(rec, _new_game(rec, task.cards).cards)
+    if task.game.game == DEFAULT_GAME:
+        rec["facts"] = read_game(rec, _new_game(rec, task.cards).cards)
+    else:
+        rec["facts"] = get_game(task.game.game).game_facts(game)
     return rec
 
 
@@ -322,33 +344,85 @@ def _label(lineup: Sequence[str]) -> str:
     return f"{lineup[0]} x{len(lineup)}" if is_mirror(lineup) else ",".join(lineup)
 
 
-def _points_row(population: str, rows: list[dict]) -> dict:
-    """Totals, points per player and shares of the point sources of ``rows`` (one per player)."""
-    tot = {s: sum(int(r.get(s, 0)) for r in rows) for s in SOURCES}
+def _points_row(population: str, rows: list[dict], sources: Sequence[str] = SOURCES) -> dict:
+    """Totals, points per player and shares of the point ``sources`` of ``rows`` (one per
+    player); with Electrify's sources, also the demand and research shares."""
+    tot = {s: sum(int(r.get(s, 0)) for r in rows) for s in sources}
     total = sum(tot.values())
     out: dict = {"population": population, "players": len(rows), "points": total,
                  "points_per_player": total / len(rows) if rows else 0.0}
     out.update(tot)
-    for s in SOURCES:
+    for s in sources:
         out[f"{s}_share"] = tot[s] / total if total else 0.0
-    out["demand_share"] = sum(tot[s] for s in DEMAND_SOURCES) / total if total else 0.0
-    out["research_share"] = sum(tot[s] for s in RESEARCH_SOURCES) / total if total else 0.0
+    if set(DEMAND_SOURCES + RESEARCH_SOURCES) <= set(sources):
+        out["demand_share"] = sum(tot[s] for s in DEMAND_SOURCES) / total if total else 0.0
+        out["research_share"] = sum(tot[s] for s in RESEARCH_SOURCES) / total if total else 0.0
     return out
 
 
-def points_table(records: list[dict]) -> list[dict]:
+def record_sources(records: list[dict]) -> list[str]:
+    """The point sources of the records' ``points_by_source``, in order of first appearance."""
+    return list(dict.fromkeys(k for r in records for pb in r["points_by_source"] for k in pb))
+
+
+def points_table(records: list[dict], sources: Sequence[str] = SOURCES) -> list[dict]:
     """Points by source for the winners, all players and (with several specs) each agent."""
     winners = [r["points_by_source"][s] for r in records for s in r["winners"]]
     everyone = [pb for r in records for pb in r["points_by_source"]]
-    rows = [_points_row("winners", winners), _points_row("all players", everyone)]
+    rows = [_points_row("winners", winners, sources), _points_row("all players", everyone, sources)]
     specs = list(dict.fromkeys(a for r in records for a in r["lineup"]))
     if len(specs) > 1:
         for spec in specs:
             rows.append(_points_row(f"agent {spec}", [r["points_by_source"][s] for r in records
-                                                      for s, a in enumerate(r["lineup"]) if a == spec]))
+                                                      for s, a in enumerate(r["lineup"]) if a == spec], sources))
             rows.append(_points_row(f"agent {spec} winners", [r["points_by_source"][s] for r in records
-                                                            for s in r["winners"] if r["lineup"][s] == spec]))
+                                                            for s in r["winners"] if r["lineup"][s] == spec],
+                                    sources))
     return rows
+
+
+def ending_table(records: list[dict]) -> list[dict]:
+    """How the games ended (the facts' ``ended_by``): games, share and mean rounds per ending, in
+    order of first appearance."""
+    endings = list(dict.fromkeys(r["facts"]["ended_by"] for r in records))
+    rows = []
+    for e in endings:
+        recs = [r for r in records if r["facts"]["ended_by"] == e]
+        rows.append({"ended_by": e, "games": len(recs), "share": len(recs) / len(records),
+                     "mean_rounds": _mean(r["facts"]["rounds"] for r in recs)})
+    return rows
+
+
+def tableau_table(records: list[dict]) -> list[dict]:
+    """Per card-effect label of the facts' ``tableaux``: machines with it in winners' and in all
+    tableaux, the share of winners and of all players holding at least one, and the win rate of
+    its holders (shared wins 1/k; Wilson 95%); most often in winners' tableaux first."""
+    labels: dict[str, dict] = {}
+    n_winners = n_players = 0
+    for r in records:
+        for seat, tab in enumerate(r["facts"]["tableaux"]):
+            won = seat in r["winners"]
+            n_players += 1
+            n_winners += won
+            for label in tab:
+                d = labels.setdefault(label, {"winner_machines": 0, "machines": 0, "winners_holding": 0,
+                                              "holders": 0, "holder_wins": 0.0})
+                d["machines"] += 1
+                d["winner_machines"] += won
+            for label in set(tab):
+                d = labels[label]
+                d["holders"] += 1
+                d["winners_holding"] += won
+                d["holder_wins"] += A._share(r, seat)
+    rows = []
+    for label, d in labels.items():
+        lo, hi = A.wilson_interval(d["holder_wins"], d["holders"])
+        rows.append({"effect": label, "winner_machines": d["winner_machines"], "machines": d["machines"],
+                     "winners_holding_share": d["winners_holding"] / n_winners if n_winners else 0.0,
+                     "players_holding_share": d["holders"] / n_players if n_players else 0.0,
+                     "holders": d["holders"], "holder_win_rate": d["holder_wins"] / d["holders"],
+                     "ci_low": lo, "ci_high": hi})
+    return sorted(rows, key=lambda r: (-r["winner_machines"], r["effect"]))
 
 
 def seat_table(records: list[dict], groups: list[tuple[str, ...]]) -> list[dict]:
@@ -498,6 +572,8 @@ def length_table(records: list[dict]) -> list[dict]:
 
 def summarize(cfg: BalanceConfig, records: list[dict], groups: list[tuple[str, ...]]) -> dict:
     """Every table of the report (see the module docstring) from the game records."""
+    if cfg.game != DEFAULT_GAME:
+        return summarize_facts(cfg, records, groups)
     from electrify_env.cards import load_card_set
     from electrify_env.game import resolve_tech_pack
 
@@ -523,6 +599,30 @@ def summarize(cfg: BalanceConfig, records: list[dict], groups: list[tuple[str, .
     return out
 
 
+def summarize_facts(cfg: BalanceConfig, records: list[dict], groups: list[tuple[str, ...]]) -> dict:
+    """The report of a game other than Electrify (module docstring): the shared tables, the
+    game's own points by source, and the endings and tableaux of its facts."""
+    probe = A.new_game(cfg.game, cfg.players, 0, cfg.cards)
+    base = sum(A._share(r, s) for r in records for s in range(r["n_players"]))
+    acfg = A.ArenaConfig(agents=list(cfg.agents), players=cfg.players, games=cfg.games,
+                         seed=cfg.seed, out=None, progress=False, game=cfg.game)
+    return {"game": cfg.game, "games": len(records), "card_set": getattr(probe.cards, "name", cfg.game),
+            "card_set_hash": probe.cards.hash, "lineups": [_label(g) for g in groups],
+            "win_rate_all_players": base / sum(r["n_players"] for r in records) if records else 0.0,
+            "points": points_table(records, record_sources(records)),
+            "seats": seat_table(records, groups), "matchups": matchup_table(records),
+            "agents": A.summarize(acfg, records, groups)["agents"],
+            "endings": ending_table(records), "tableaux": tableau_table(records),
+            "length": length_table(records)}
+
+
+def _shown_sources(rows: list[dict]) -> list[str]:
+    """The point sources of a points table (the keys with a share), those with points first
+    kept in table order."""
+    keys = [k for k in rows[0] if f"{k}_share" in rows[0]] if rows else []
+    return [s for s in keys if any(r[s] for r in rows)]
+
+
 # ---- text ---------------------------------------------------------------------------------------
 def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
@@ -530,15 +630,18 @@ def _pct(x: float) -> str:
 
 def format_report(summary: dict, top_cards: int = 10) -> str:
     """The report as text tables (the CSV files hold every row)."""
-    lines = [f"{summary['games']} games, card set {summary['card_set']} ({summary['card_set_hash'][:12]})", ""]
-    shown = [s for s in SOURCES if any(r[s] for r in summary["points"])]
+    game = f"{get_game(summary['game']).title}: " if "game" in summary else ""
+    lines = [f"{game}{summary['games']} games, card set {summary['card_set']} ({summary['card_set_hash'][:12]})", ""]
+    shown = _shown_sources(summary["points"])
+    split = bool(summary["points"]) and "demand_share" in summary["points"][0]
     lines.append("points by source (share of the population's points)")
     lines.append(f"{'population':<34} {'players':>7} {'pts/pl':>6} "
-                 + " ".join(f"{SOURCE_LABELS[s]:>16}" for s in shown) + f" {'demand':>7} {'research':>8}")
+                 + " ".join(f"{SOURCE_LABELS.get(s, s):>16}" for s in shown)
+                 + (f" {'demand':>7} {'research':>8}" if split else ""))
     for r in (r for r in summary["points"] if r["players"]):
         lines.append(f"{r['population'][:34]:<34} {r['players']:>7} {r['points_per_player']:>6.1f} "
                      + " ".join(f"{_pct(r[s + '_share']):>16}" for s in shown)
-                     + f" {_pct(r['demand_share']):>7} {_pct(r['research_share']):>8}")
+                     + (f" {_pct(r['demand_share']):>7} {_pct(r['research_share']):>8}" if split else ""))
     if summary.get("seats"):
         lines += ["", "seats (win share, shared wins 1/k; 95% Wilson interval)"]
         lines.append(f"{'line-up':<34} {'seat':>4} {'games':>6} {'win share':>9} {'95% CI':>15} "
@@ -557,7 +660,29 @@ def format_report(summary: dict, top_cards: int = 10) -> str:
                          f"{r['mean_score']:>6.1f}-{r['opponent_mean_score']:<6.1f}")
     if summary.get("solo"):
         lines += ["", A.format_table({"solo": summary["solo"]})]
-    lines += ["", f"cards: the {top_cards} bought most often when offered (of cards offered at "
+    if "cards" in summary:
+        lines += _card_and_sector_lines(summary, top_cards)
+    if summary.get("endings"):
+        lines += ["", "endings"]
+        lines.append(f"{'ended by':<22} {'games':>6} {'share':>7} {'rounds':>7}")
+        for r in summary["endings"]:
+            lines.append(f"{r['ended_by'][:22]:<22} {r['games']:>6} {_pct(r['share']):>7} {r['mean_rounds']:>7.1f}")
+    if summary.get("tableaux"):
+        lines += ["", f"tableaux: the {top_cards} card effects most often in winners' tableaux "
+                      "(all in tableaux.csv)"]
+        lines.append(f"{'effect':<30} {'in winners':>10} {'winners':>8} {'players':>8} "
+                     f"{'holders win':>11} {'95% CI':>15}")
+        for r in summary["tableaux"][:top_cards]:
+            lines.append(f"{r['effect'][:30]:<30} {r['winner_machines']:>10} "
+                         f"{_pct(r['winners_holding_share']):>8} {_pct(r['players_holding_share']):>8} "
+                         f"{_pct(r['holder_win_rate']):>11} [{100 * r['ci_low']:5.1f}, {100 * r['ci_high']:5.1f}]")
+    lines += _length_lines(summary)
+    return "\n".join(lines)
+
+
+def _card_and_sector_lines(summary: dict, top_cards: int) -> list[str]:
+    """The card and sector sections of an Electrify report."""
+    lines = ["", f"cards: the {top_cards} bought most often when offered (of cards offered at "
                   "least 10 times; all cards in cards.csv)"]
     lines.append(f"{'card':<34} {'deck':<16} {'offered':>7} {'bought':>6} {'rate':>7} {'free':>5} "
                  f"{'in games':>8} {'buyers win':>10} {'95% CI':>15}")
@@ -574,13 +699,18 @@ def format_report(summary: dict, top_cards: int = 10) -> str:
                      f"{_pct(r['winner_plan_share']):>8} "
                      f"{r['innovation_offered']:>5} -> {r['innovation_taken']:<3} "
                      f"{r['collaboration_offered']:>7} -> {r['collaboration_taken']:<3}")
-    lines += ["", "game length"]
+    return lines
+
+
+def _length_lines(summary: dict) -> list[str]:
+    """The game-length section."""
+    lines = ["", "game length"]
     lines.append(f"{'per game':<22} {'mean':>8} {'sd':>7} {'min':>6} {'median':>7} {'max':>6}")
     for r in summary["length"]:
         what = r["what"] if r["seat"] == "all" else f"decisions of seat {r['seat']}"
         lines.append(f"{what:<22} {r['mean']:>8.1f} {r['sd']:>7.1f} {r['min']:>6} "
                      f"{r['median']:>7.1f} {r['max']:>6}")
-    return "\n".join(lines)
+    return lines
 
 
 # ---- plots --------------------------------------------------------------------------------------
@@ -599,7 +729,8 @@ def _errors(rows: list[dict], key: str) -> np.ndarray:
 def plot_points(summary: dict) -> "Figure":
     """Stacked shares of the point sources for each population."""
     rows = summary["points"]
-    shown = [s for s in SOURCES if any(r[s] for r in rows)] or list(L.PTS_SOURCE_NAMES)
+    shown = _shown_sources(rows) or (list(L.PTS_SOURCE_NAMES) if rows and "demand_share" in rows[0]
+                                     else [k for k in (rows[0] if rows else {}) if f"{k}_share" in rows[0]])
     fig, ax = _figure(9, 1.2 + 0.45 * len(rows))
     left = np.zeros(len(rows))
     names = [f"{r['population']} ({r['points_per_player']:.1f} pts)" for r in rows]
@@ -607,7 +738,7 @@ def plot_points(summary: dict) -> "Figure":
               "research_group": "tab:red", "solo_stars": "tab:olive"}
     for s in shown:
         w = np.array([100 * r[f"{s}_share"] for r in rows])
-        ax.barh(names, w, left=left, label=SOURCE_LABELS[s], color=colors[s])
+        ax.barh(names, w, left=left, label=SOURCE_LABELS.get(s, s), color=colors.get(s))
         left += w
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
@@ -729,9 +860,9 @@ def figures(summary: dict, records: list[dict] | None = None) -> dict[str, "Figu
         out["seats"] = plot_seats(summary)
     if summary.get("matchups"):
         out["matchups"] = plot_matchups(summary)
-    if any(r["buyers"] for r in summary["cards"]):
+    if any(r["buyers"] for r in summary.get("cards", ())):
         out["cards"] = plot_cards(summary)
-    if any(r["plans"] for r in summary["sectors"]):
+    if any(r["plans"] for r in summary.get("sectors", ())):
         out["sectors"] = plot_sectors(summary)
     out["length"] = plot_length(summary, records)
     return out
@@ -745,7 +876,8 @@ def write_outputs(out: Path, cfg: BalanceConfig, summary: dict, records: list[di
     p = out / "results.json"
     p.write_text(json.dumps({"config": A.config_record(cfg), "wall_seconds": round(wall, 2), **summary}, indent=2))
     paths = [p]
-    for key in ("points", "seats", "matchups", "agents", "solo", "cards", "sectors", "length"):
+    for key in ("points", "seats", "matchups", "agents", "solo", "cards", "sectors", "length", "endings",
+                "tableaux"):
         if summary.get(key):
             A._write_csv(out / f"{key}.csv", summary[key])
             paths.append(out / f"{key}.csv")
@@ -777,14 +909,11 @@ def check_out_folder(out: str | Path) -> Path:
 
 def check_agents(cfg: BalanceConfig) -> None:
     """Build every agent once before playing (:func:`electrify_env.agents.arena.check_agent_specs`), against a
-    probe game of this report's card set, tech packs and mode of play."""
-    from electrify_env.game import Game
-
-    if cfg.solo is not None:
-        probe = Game(seed=0, card_set=cfg.cards, tech_packs=list(cfg.tech_packs), scenario=cfg.solo[0])
-    else:
-        probe = Game(n_players=cfg.players, seed=0, card_set=cfg.cards, tech_packs=list(cfg.tech_packs))
-    A.check_agent_specs(cfg.agents, probe)
+    probe game of this report's game, card set, tech packs and mode of play."""
+    scenario = cfg.solo[0] if cfg.solo is not None else None
+    probe = A.new_game(cfg.game, 1 if scenario is not None else cfg.players, 0, cfg.cards,
+                       **A.game_options(cfg.tech_packs, scenario))
+    A.check_agent_specs(cfg.agents, probe, cfg.game)
 
 
 def run_balance(cfg: BalanceConfig) -> dict:

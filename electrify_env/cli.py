@@ -168,7 +168,7 @@ def _cmd_balance(args: argparse.Namespace) -> int:
                         seed=args.seed, jobs=args.jobs, cards=args.cards, tech_packs=_items(args.tech),
                         solo=None if args.solo is None else _items(args.solo),
                         out=None if args.out == "-" else args.out, progress=not args.quiet,
-                        backend=args.backend, address=args.address)
+                        backend=args.backend, address=args.address, game=args.game)
     res = run_balance(cfg)
     print(format_report(res["summary"]))
     print(f"\n{len(res['records'])} games in {res['wall_seconds']:.1f} s (seed {cfg.seed}, {_where(cfg)})")
@@ -374,6 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     bal.add_argument("--out", default="balance_out",
                      help="output folder, checked before the games run ('-': write nothing)")
     bal.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_game_argument(bal)
     _add_backend_arguments(bal)
     bal.set_defaults(func=_cmd_balance)
     td = sub.add_parser("teacher-data", help="games of a search agent as imitation data (replays; "

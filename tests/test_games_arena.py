@@ -9,6 +9,7 @@ import pytest
 
 from electrify_env.agents import AgentError
 from electrify_env.agents.arena import ArenaConfig, config_record, format_table, make_tasks, run_arena
+from electrify_env.agents.replay import ReplayError, load_replay
 from electrify_env.cli import main as cli_main
 from electrify_env.games import get_game
 from electrify_env.validation import InvalidArgumentError
@@ -41,6 +42,8 @@ def test_a_gizmos_arena_plays_its_agents_and_records_replay(tmp_path):
     assert saved["config"]["game"] == "gizmos"
     lines = [json.loads(x) for x in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
     assert [x["actions"] for x in lines] == [r["actions"] for r in recs]
+    with pytest.raises(ReplayError, match="holds games of gizmos; the replay steps through Electrify games only"):
+        load_replay(tmp_path / "out" / "games.jsonl", 0)
 
 
 def test_a_gizmos_arena_is_reproducible_and_takes_line_ups():
@@ -88,3 +91,37 @@ def test_cli_arena_and_agents_take_a_game(capsys):
     assert cli_main(["arena", "--game", "gizmos", "--agents", "mcts,random", "--games", "2",
                      "--out", "-", "--quiet"]) == 2
     assert "unknown agent 'mcts' of Gizmos" in capsys.readouterr().err
+
+
+def test_a_gizmos_balance_report_counts_endings_and_tableaux(tmp_path):
+    from electrify_env.agents.balance import BalanceConfig, format_report, run_balance
+
+    res = run_balance(BalanceConfig(agents=["greedy", "random"], games=4, seed=2, out=str(tmp_path / "b"),
+                                    progress=False, game="gizmos"))
+    summ, recs = res["summary"], res["records"]
+    assert summ["game"] == "gizmos" and "cards" not in summ and "sectors" not in summ
+    assert [r["population"] for r in summ["points"]][:2] == ["winners", "all players"]
+    assert {"machines", "tokens", "upgrades"} <= set(summ["points"][1])
+    assert summ["points"][1]["points"] == sum(sum(r["scores"]) for r in recs)
+    assert sum(r["games"] for r in summ["endings"]) == 4
+    assert {r["ended_by"] for r in summ["endings"]} <= {"end condition", "round cap"}
+    rounds = [r for r in summ["length"] if r["what"] == "rounds"][0]
+    assert rounds["mean"] == sum(r["facts"]["rounds"] for r in recs) / 4
+    winner_machines = sum(len(r["facts"]["tableaux"][w]) for r in recs for w in r["winners"])
+    assert sum(r["winner_machines"] for r in summ["tableaux"]) == winner_machines > 0
+    assert [r["lineup"] for r in recs] == [["greedy", "random"], ["random", "greedy"]] * 2
+    text = format_report(summ)
+    assert text.startswith("Gizmos: 4 games") and "\nendings\n" in text and "\ntableaux: " in text
+    for name in ("endings.csv", "tableaux.csv", "seats.csv", "points.png"):
+        assert (tmp_path / "b" / name).is_file()
+    assert json.loads((tmp_path / "b" / "results.json").read_text())["config"]["game"] == "gizmos"
+
+
+def test_cli_balance_takes_a_game(capsys):
+    assert cli_main(["balance", "--game", "gizmos", "--agents", "greedy", "--games", "2", "--seed", "1",
+                     "--out", "-", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Gizmos: 2 games") and "greedy x2" in out
+    assert cli_main(["balance", "--game", "gizmos", "--agents", "random", "--solo", "first_light",
+                     "--games", "1", "--out", "-", "--quiet"]) == 2
+    assert "Gizmos takes 2-4 players, got 1" in capsys.readouterr().err
