@@ -310,6 +310,28 @@ def test_an_illegal_opponent_action_raises():
         env.reset(seed=0)
 
 
+# ---- copies ---------------------------------------------------------------------------------------
+def test_copies_play_on_from_the_same_position_with_read_only_tables():
+    import copy
+    import pickle
+
+    aec = gizmos_v0.raw_env(n_players=3)
+    aec.reset(seed=4)
+    for _ in range(25):
+        aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+    gym_env = GizmosEnv(n_players=2, opponents=_first_legal)
+    gym_env.reset(seed=4)
+    for env, step in ((aec, lambda e: e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))),
+                      (gym_env, lambda e: e.step(int(e.legal_actions()[-1])))):
+        copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+        for c in copies:
+            assert c.game is not env.game and not c.game.cards.table.flags.writeable
+        for e in [env] + copies:
+            for _ in range(15):
+                step(e)
+        assert all(np.array_equal(c.game.state, env.game.state) for c in copies)
+
+
 # ---- MaskablePPO ----------------------------------------------------------------------------------
 def test_maskable_ppo_runs_saves_and_loads(tmp_path):
     torch = pytest.importorskip("torch")

@@ -9,10 +9,24 @@ from ...validation import MAX_SEED, IllegalActionError, InvalidArgumentError, as
 from ..engine import gz_layout as L
 from ..game import Game
 
-__all__ = ["N_ACTIONS", "MAX_SEED", "check_players", "check_render_mode", "as_action",
+__all__ = ["N_ACTIONS", "MAX_SEED", "CopyableEnv", "check_players", "check_render_mode", "as_action",
            "illegal_message", "draw_game_seed", "render_text"]
 
 N_ACTIONS = L.N_ACTIONS
+
+
+class CopyableEnv:
+    """Base of the Gizmos envs: ``pickle``, ``copy.deepcopy`` and ``cloudpickle`` give an
+    independent env that plays on from the same position.  A copy's card table is marked
+    read-only again (pickle drops the flag, and numba would compile a second version of every
+    jitted function for a writable table)."""
+
+    def __setstate__(self, state: dict) -> None:
+        """Restore the instance dict and mark the card tables read-only."""
+        self.__dict__.update(state)
+        for obj in (self.__dict__.get("_cards"), getattr(self.__dict__.get("game"), "cards", None)):
+            if obj is not None:
+                obj.table.flags.writeable = False
 
 
 def check_players(n_players) -> int:

@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 from ...validation import IllegalActionError, check_seed
 from ..game import Game
 from ..observation import OBS_SIZE, OBS_VERSION, observe_state
-from ._common import N_ACTIONS, as_action, check_players, check_render_mode, draw_game_seed, illegal_message, render_text
+from ._common import N_ACTIONS, CopyableEnv, as_action, check_players, check_render_mode, draw_game_seed, illegal_message, render_text
 
 __all__ = ["env", "raw_env", "GizmosAECEnv"]
 
@@ -37,7 +37,7 @@ def env(**kwargs) -> AECEnv:
     return e
 
 
-class raw_env(AECEnv):
+class raw_env(CopyableEnv, AECEnv):
     """
     ## Description
 
@@ -46,7 +46,8 @@ class raw_env(AECEnv):
     whose decision is pending (G23): the turn's action, each payment step, the research choice,
     each machine used in the chain reaction and each choice of its effect, so an agent often
     acts many times in a row.  Turns are sequential and no decision is simultaneous, so the env
-    is AEC only (``metadata["is_parallelizable"]`` is False).
+    is AEC only (``metadata["is_parallelizable"]`` is False).  Copies (``pickle``,
+    ``copy.deepcopy``) are independent envs that play on from the same position.
 
     ## Action Space
 

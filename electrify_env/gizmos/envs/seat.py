@@ -11,7 +11,7 @@ from ...resolver import is_agent, resolve_agent
 from ...validation import IllegalActionError, InvalidArgumentError, check_seed
 from ..game import Game
 from ..observation import OBS_SIZE, OBS_VERSION, observe_state
-from ._common import N_ACTIONS, as_action, check_players, check_render_mode, draw_game_seed, illegal_message, render_text
+from ._common import N_ACTIONS, CopyableEnv, as_action, check_players, check_render_mode, draw_game_seed, illegal_message, render_text
 
 __all__ = ["GizmosEnv", "TerminateIllegalAction", "make_gizmos_env", "opponent_seed", "GAME"]
 
@@ -35,7 +35,7 @@ def opponent_seed(game_seed: int, slot: int) -> int:
     return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(2))
 
 
-class GizmosEnv(gym.Env):
+class GizmosEnv(CopyableEnv, gym.Env):
     """
     ## Description
 
@@ -43,7 +43,9 @@ class GizmosEnv(gym.Env):
     other seats are played by opponents inside :meth:`step`, by default uniform random legal
     play.  Every sub-decision of the rules is one step (G23): the turn's action, each payment
     step, the research choice, each machine used in the chain reaction and each choice of its
-    effect, so the agent often acts many times in a row.
+    effect, so the agent often acts many times in a row.  Copies (``pickle``, ``copy.deepcopy``)
+    are independent envs that play on from the same position; agent objects and callables are
+    copied with the env.
 
     ## Action Space
 
