@@ -1,6 +1,6 @@
 """The Gizmos observation: one float32 vector of what a seat may know (G25), every entry in [0, 1].
 
-:func:`observe` (``Game.observe(seat)``) fills it with the jitted kernel :func:`observe_state`,
+:func:`observe` (``Game.observe(seat)``) fills it with the jitted kernel :func:`observe_state`
 (in ``electrify_env/gizmos/engine/gz_observe.py``, so that numba's cache of it is stamped with the
 engine's sources), which reads the state ``S`` and the card table ``T`` only where the ruling G25
 makes them public, plus the seat's own researched cards while it chooses among them and the cards
