@@ -15,6 +15,7 @@ import numpy as np
 
 from .cards import DEFAULT_CARDS_DIR, CardSet, load_card_set
 from .engine import layout as L
+from .engine.infoset import determinize, scrub
 from .engine.invariants import INVARIANT_MESSAGES, check_invariants
 from .engine.masks import fill_mask
 from .engine.observe import OBS_SIZE, OBS_VERSION, face_features, feature_names, observe
@@ -283,6 +284,32 @@ class Game:
         """An independent copy (same future under the same actions)."""
         return Game._from_state(self.cards, self.scenario, self.n_players, self.seed, self.options,
                                 self.state.copy(), self.history)
+
+    def determinized(self, seat: int, seed: int, infoset: np.ndarray | None = None) -> "Game":
+        """A full game consistent with ``seat``'s information set: the hidden parts (other
+        hands, the decks' contents and order, plan choices others dialled, the generator) dealt
+        anew from ``seed`` by :func:`~electrify_env.engine.infoset.determinize`.
+
+        The sample is built from the scrub of this game's state, or of ``infoset`` when given
+        (a :class:`~electrify_env.seatview.SeatView` infoset of a game with this card set and
+        player count; this game's state is then not read), so it depends on what ``seat`` may
+        know and ``seed`` only.  The new game's history is empty and its ``seed`` is ``seed``."""
+        seat = as_int(seat, "seat")
+        if not 0 <= seat < self.n_players:
+            raise InvalidArgumentError(f"seat must be 0..{self.n_players - 1}, got {seat}")
+        seed = check_seed(seed)
+        src = self.state if infoset is None else np.asarray(infoset)
+        if src.shape != (L.S_SIZE,) or not np.issubdtype(src.dtype, np.integer):
+            raise InvalidArgumentError(f"infoset must be an int64 state of length {L.S_SIZE}, got "
+                                       f"{src.dtype} {src.shape}")
+        if int(src[L.S_NPLAYERS]) != self.n_players:
+            raise InvalidArgumentError(f"infoset is of a {int(src[L.S_NPLAYERS])}-player game, this game "
+                                       f"has {self.n_players} players")
+        P = np.empty(L.S_SIZE, dtype=np.int64)
+        scrub(src.astype(np.int64, copy=False), self.cards.table, np.int64(seat), P)
+        out = np.empty(L.S_SIZE, dtype=np.int64)
+        determinize(P, self.cards.table, np.int64(seat), np.int64(seed), out)
+        return Game._from_state(self.cards, self.scenario, self.n_players, seed, self.options, out, [])
 
     def to_dict(self) -> dict:
         """A JSON-ready dict: card set (paths + hash), seed, actions and the full state."""
