@@ -22,7 +22,7 @@ from ..validation import IllegalActionError, InvalidArgumentError, as_int, check
 from .cards import CardSet, load_card_set
 from .engine import gz_layout as L
 from .engine.gz_energy import pbase
-from .engine.gz_infoset import scrub
+from .engine.gz_infoset import determinize, scrub
 from .engine.gz_masks import fill_mask
 from .engine.gz_pay import new_work
 from .engine.gz_scoring import machine_points, ranks, score
@@ -284,6 +284,36 @@ class Game:
         g._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
         g._work = self._work              # scratch only: copies may share it
         g.history = list(self.history)
+        return g
+
+    def determinized(self, seat: int, seed: int, infoset: np.ndarray | None = None) -> "Game":
+        """A full game consistent with ``seat``'s information set (G25): the hidden cards dealt
+        anew and the generator seeded from ``seed`` by
+        :func:`~.engine.gz_infoset.determinize`.
+
+        The sample is built from the scrub of this game's state, or of ``infoset`` when given
+        (a :class:`~electrify_env.seatview.SeatView` infoset of a game with this card set and
+        player count; this game's state is then not read), so it depends on what ``seat`` may
+        know and ``seed`` only.  The new game's history is empty and its ``seed`` is ``seed``.
+        InvalidArgumentError when ``infoset`` does not fit this card set."""
+        seat = as_int(seat, "seat")
+        if not 0 <= seat < self.n_players:
+            raise InvalidArgumentError(f"seat must be 0..{self.n_players - 1}, got {seat}")
+        seed = check_seed(seed)
+        src = self.state if infoset is None else np.asarray(infoset)
+        if src.shape != (L.S_SIZE,) or not np.issubdtype(src.dtype, np.integer):
+            raise InvalidArgumentError(f"infoset must be an int64 state of length {L.S_SIZE}, got "
+                                       f"{src.dtype} {src.shape}")
+        if int(src[L.S_NPLAYERS]) != self.n_players:
+            raise InvalidArgumentError(f"infoset is of a {int(src[L.S_NPLAYERS])}-player game, this game "
+                                       f"has {self.n_players} players")
+        P = np.empty(L.S_SIZE, dtype=np.int64)
+        scrub(src.astype(np.int64, copy=False), self.cards.table, np.int64(seat), P)
+        g = self.copy()
+        g.seed = seed
+        g.history = []
+        if determinize(P, self.cards.table, np.int64(seat), np.int64(seed), g.state) != 0:
+            raise InvalidArgumentError("infoset is not an information set of a game with this card set")
         return g
 
     def __repr__(self) -> str:
