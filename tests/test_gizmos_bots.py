@@ -127,3 +127,28 @@ def test_greedy_confirms_payments_uses_machines_and_values_research_without_the_
     for seed in range(3):
         play(["greedy", "random"], seed=seed, watch=watch)
     assert seen["confirm"] > 10 and seen["use"] > 10
+
+
+def test_the_resolver_passes_the_game_and_keeps_spec_only_resolvers_for_electrify(monkeypatch):
+    import electrify_env.resolver as resolver
+    from electrify_env.agent import resolve_agent as reexported
+
+    assert reexported is resolver.resolve_agent
+    monkeypatch.setattr(resolver, "_resolver", None)
+    assert isinstance(resolver.resolve_agent("greedy", game="gizmos"), GreedyBot)   # the entry point
+    asked = []
+
+    def with_game(spec, game="electrify"):
+        asked.append((spec, game))
+        return make_agent(spec, game=game)
+
+    resolver.set_agent_resolver(with_game)
+    assert isinstance(resolver.resolve_agent("greedy", "opponents[1]", game="gizmos"), GreedyBot)
+    resolver.resolve_agent("random")
+    assert asked == [("greedy", "gizmos"), ("random", "electrify")]
+    resolver.set_agent_resolver(lambda spec: make_agent(spec))
+    assert not isinstance(resolver.resolve_agent("greedy"), GreedyBot)
+    with pytest.raises(AgentError, match=r"^opponents: the agent resolver '<lambda>' takes no game "
+                                         r"keyword, so it cannot build agents of 'gizmos'$"):
+        resolver.resolve_agent("greedy", game="gizmos")
+    resolver.set_agent_resolver(None)

@@ -81,9 +81,9 @@ def _progress(S: np.ndarray, T: np.ndarray, n_players: int) -> float:
     return float(min(best, 1.0))
 
 
-def _engine(T: np.ndarray, c: int, S: np.ndarray, pb: int) -> float:
-    """The engine value of card ``c``'s effect for the seat at ``pb``, over a whole game (points):
-    what it is expected to bring beyond its printed points."""
+def _engine(T: np.ndarray, c: int) -> float:
+    """The engine value of card ``c``'s effect over a whole game (points): what it is expected to
+    bring beyond its printed points."""
     ef = int(T[L.T_EFFECT + c])
     n = int(T[L.T_EFF_N + c])
     if ef == L.EF_UPGRADE:
@@ -122,7 +122,7 @@ def card_value(T: np.ndarray, c: int, S: np.ndarray, pb: int, rest: float) -> fl
             pts = float(min(S[pb + L.P_LIM_STORE], S[pb + L.P_STORE:pb + L.P_STORE + 4].sum() + 2))
         elif sp == L.UP_SCORE_TOKENS:
             pts = float(S[pb + L.P_TOKENS]) + 2.0 * rest
-    return pts + rest * _engine(T, c, S, pb) + 0.3
+    return pts + rest * _engine(T, c) + 0.3
 
 
 class GreedyBot(Agent):
