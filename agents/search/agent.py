@@ -1,0 +1,133 @@
+"""The search as an agent of any registered game: :class:`GumbelAgent` acts on a
+:class:`~electrify_env.seatview.SeatView` (its infoset) with :class:`~.gumbel.GumbelSearch` and
+the random-playout evaluator, or a network evaluator given to it.
+
+``act(view)`` builds its template game from public facts only: a new game of the agent's game
+(:func:`electrify_env.games.get_game`) with the view's player count and the game's default
+card set, whose hash must equal the view's (AgentError otherwise; ``act_in(game)`` then serves
+any card set, solo games included, by using the game as the template, whose state the
+determinizations never read).  :class:`GumbelElectrify` and :class:`GumbelGizmos` fix the game,
+for an agent registry that builds agents from their parameters alone.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from electrify_env.games import get_game
+from electrify_env.resolver import Agent, AgentError, check_legal
+from electrify_env.seatview import SeatView
+from electrify_env.validation import MAX_SEED
+
+from .evaluators import Evaluator, RolloutEvaluator
+from .gumbel import GumbelSearch, SearchResult
+
+__all__ = ["GumbelAgent", "GumbelElectrify", "GumbelGizmos", "PARAMS"]
+
+#: the agent's parameters as registry data: name -> (type, doc, minimum, maximum)
+PARAMS: dict[str, tuple[type, str, float, float]] = {
+    "simulations": (int, "waves per searched move (one simulation in every sample's tree each)", 1, 100_000),
+    "determinizations": (int, "samples of the information set, one tree each", 1, 1_000),
+    "considered": (int, "root actions searched by Sequential Halving (Gumbel-Top-k's k)", 1, 100_000),
+    "gumbel_scale": (float, "scale of the root's Gumbel noise (0: the prior's top actions)", 0, 100),
+    "rollouts": (int, "random playouts per evaluated leaf", 1, 1_000),
+    "max_steps": (int, "playout length cap (0: to the end of the game)", 0, 1_000_000),
+}
+
+
+class GumbelAgent(Agent):
+    """Determinized Gumbel search with the uniform-prior random-playout evaluator (or
+    ``evaluator``).
+
+    Args:
+        game: the registered game it plays (its templates are built with that game's ``GameDef``).
+        simulations, determinizations, considered, gumbel_scale: as :class:`~.gumbel.GumbelSearch`.
+        rollouts, max_steps: as :class:`~.evaluators.RolloutEvaluator` (unused with ``evaluator``).
+        evaluator: a leaf evaluator (a :class:`~.evaluators.NetworkEvaluator`); None: random playouts.
+
+    After each searched move :attr:`last` holds the :class:`~.gumbel.SearchResult` (its improved
+    policy is the expert-iteration target).
+
+    Raises:
+        AgentError: a parameter out of its range, or an unknown game.
+    """
+
+    name = "gumbel"
+    needs_infoset = True
+    game_name = "electrify"
+
+    def __init__(self, game: str | None = None, simulations: int = 16, determinizations: int = 4,
+                 considered: int = 16, gumbel_scale: float = 1.0, rollouts: int = 1,
+                 max_steps: int = 0, evaluator: Evaluator | None = None) -> None:
+        super().__init__()
+        values = {"simulations": simulations, "determinizations": determinizations,
+                  "considered": considered, "gumbel_scale": gumbel_scale, "rollouts": rollouts,
+                  "max_steps": max_steps}
+        for key, (typ, doc, lo, hi) in PARAMS.items():
+            v = values[key]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or (typ is int and int(v) != v):
+                raise AgentError(f"agent {self.name!r}: parameter {key}={v!r} must be {typ.__name__} ({doc})")
+            if not lo <= v <= hi:
+                raise AgentError(f"agent {self.name!r}: parameter {key}={v!r} must lie in [{lo}, {hi}]")
+        try:
+            self.game_def = get_game(self.game_name if game is None else game)
+        except ValueError as err:
+            raise AgentError(str(err)) from None
+        self.evaluator = RolloutEvaluator(int(rollouts), int(max_steps)) if evaluator is None else evaluator
+        self.searcher = GumbelSearch(self.evaluator, simulations=int(simulations),
+                                     determinizations=int(determinizations), considered=int(considered),
+                                     gumbel_scale=float(gumbel_scale))
+        self._templates: dict[tuple[int, str], Any] = {}
+        self.last: SearchResult | None = None
+
+    def _template(self, view: SeatView) -> Any:
+        key = (int(view.n_players), str(view.card_set_hash))
+        if key not in self._templates:
+            try:
+                g = self.game_def.new_game(n_players=view.n_players, seed=0)
+            except ValueError as err:
+                raise AgentError(f"agent {self.spec!r}: {err}; play it with act_in(game)") from None
+            if g.cards.hash != view.card_set_hash:
+                raise AgentError(f"agent {self.spec!r}: the view's card set ({view.card_set_hash[:12]}) is not "
+                                 f"{self.game_def.title}'s default; play it with act_in(game)")
+            self._templates[key] = g
+        return self._templates[key]
+
+    def act(self, view: SeatView) -> int:
+        """Search the decision of ``view`` (one legal action: played at once)."""
+        return self._act(view, self._template(view) if int(view.mask.sum()) > 1 else None)
+
+    def act_in(self, game: Any) -> int:
+        """Search the pending decision of ``game`` with ``game`` as the template (any card set)."""
+        return self._act(game.seat_view(observation=False, infoset=True), game)
+
+    def _act(self, view: SeatView, template: Any) -> int:
+        self._need(view)
+        seed = int(self.rng.integers(MAX_SEED))
+        if template is None:
+            return int(np.flatnonzero(view.mask)[0])
+        self.last = self.searcher.search_views([view], [template], [seed])[0]
+        return check_legal(view, self.last.action, self.spec)
+
+
+class GumbelElectrify(GumbelAgent):
+    """:class:`GumbelAgent` for Electrify."""
+
+    game_name = "electrify"
+
+    def __init__(self, simulations: int = 16, determinizations: int = 4, considered: int = 16,
+                 gumbel_scale: float = 1.0, rollouts: int = 1, max_steps: int = 0) -> None:
+        super().__init__("electrify", simulations, determinizations, considered, gumbel_scale,
+                         rollouts, max_steps)
+
+
+class GumbelGizmos(GumbelAgent):
+    """:class:`GumbelAgent` for Gizmos."""
+
+    game_name = "gizmos"
+
+    def __init__(self, simulations: int = 16, determinizations: int = 4, considered: int = 16,
+                 gumbel_scale: float = 1.0, rollouts: int = 1, max_steps: int = 0) -> None:
+        super().__init__("gizmos", simulations, determinizations, considered, gumbel_scale,
+                         rollouts, max_steps)
