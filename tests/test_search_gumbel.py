@@ -71,7 +71,7 @@ def test_determinized_refuses_bad_input(game_name):
 
 
 # ---- the search ----------------------------------------------------------------------------------
-from electrify_env.agents.search import (GumbelAgent, GumbelElectrify, GumbelGizmos, GumbelSearch,  # noqa: E402
+from electrify_env.agents.search import (AgentRolloutEvaluator, GumbelAgent, GumbelElectrify, GumbelGizmos, GumbelSearch,  # noqa: E402
                                          NetworkEvaluator, RolloutEvaluator, completed_q,
                                          considered_visits, utility)
 from electrify_env.resolver import AgentError  # noqa: E402
@@ -175,6 +175,27 @@ def test_a_network_evaluator_steers_the_search():
     bad = NetworkEvaluator(lambda o, m: (np.zeros((len(o), 3)), np.zeros((len(o), 2))))
     with pytest.raises(InvalidArgumentError, match="the network returned logits"):
         GumbelSearch(bad, simulations=2, determinizations=1).search(g, seed=0)
+
+
+@pytest.mark.parametrize("game_name", ["electrify", "gizmos"])
+def test_an_agent_plays_the_playouts_and_sets_the_prior(game_name):
+    from electrify_env.agents.registry import make_agent
+    g = _played(game_name, 2, seed=2, moves=12)
+    before = g.state.copy()
+    greedy = make_agent("greedy", game=game_name)
+    greedy.reset(seed=0)
+    choice = greedy.act_in(g)
+    ev = AgentRolloutEvaluator(make_agent("greedy", game=game_name), max_steps=20, prior=3.0)
+    logits, values = ev.evaluate([g, g.copy()])
+    np.testing.assert_array_equal(g.state, before)       # the playouts run on copies
+    assert logits.shape == (2, g.N_ACTIONS) and values.shape == (2, 2)
+    assert logits[0, choice] == 3.0 and np.count_nonzero(logits[0]) == 1
+    assert np.all((values >= 0) & (values <= 1))
+    ag = GumbelAgent(game_name, simulations=4, determinizations=2, rollout="greedy", max_steps=10, prior=3.0)
+    ag.reset(seed=1)
+    assert g.legal_mask()[ag.act_in(g)]
+    with pytest.raises(AgentError, match="needs a rollout agent"):
+        GumbelAgent(game_name, prior=1.0)
 
 
 def test_considered_visits_is_sequential_halving():

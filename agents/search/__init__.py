@@ -12,9 +12,9 @@ that plays it (:mod:`.agent`).
 (True, 1.0)
 """
 from .agent import GumbelAgent, GumbelElectrify, GumbelGizmos
-from .evaluators import Evaluator, NetworkEvaluator, RolloutEvaluator, utility
+from .evaluators import AgentRolloutEvaluator, Evaluator, NetworkEvaluator, RolloutEvaluator, utility
 from .gumbel import GumbelSearch, SearchResult, completed_q, considered_visits, improved_policy
 
-__all__ = ["GumbelSearch", "SearchResult", "Evaluator", "RolloutEvaluator", "NetworkEvaluator",
+__all__ = ["GumbelSearch", "SearchResult", "Evaluator", "RolloutEvaluator", "AgentRolloutEvaluator", "NetworkEvaluator",
            "utility", "GumbelAgent", "GumbelElectrify", "GumbelGizmos", "completed_q",
            "considered_visits", "improved_policy"]

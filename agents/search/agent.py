@@ -20,19 +20,21 @@ from electrify_env.resolver import Agent, AgentError, check_legal
 from electrify_env.seatview import SeatView
 from electrify_env.validation import MAX_SEED
 
-from .evaluators import Evaluator, RolloutEvaluator
+from .evaluators import AgentRolloutEvaluator, Evaluator, RolloutEvaluator
 from .gumbel import GumbelSearch, SearchResult
 
 __all__ = ["GumbelAgent", "GumbelElectrify", "GumbelGizmos", "PARAMS"]
 
 #: the agent's parameters as registry data: name -> (type, doc, minimum, maximum)
-PARAMS: dict[str, tuple[type, str, float, float]] = {
+PARAMS: dict[str, tuple[type, str, float | None, float | None]] = {
     "simulations": (int, "waves per searched move (one simulation in every sample's tree each)", 1, 100_000),
     "determinizations": (int, "samples of the information set, one tree each", 1, 1_000),
     "considered": (int, "root actions searched by Sequential Halving (Gumbel-Top-k's k)", 1, 100_000),
     "gumbel_scale": (float, "scale of the root's Gumbel noise (0: the prior's top actions)", 0, 100),
     "rollouts": (int, "random playouts per evaluated leaf", 1, 1_000),
     "max_steps": (int, "playout length cap (0: to the end of the game)", 0, 1_000_000),
+    "prior": (float, "logit of the rollout agent's own choice at each evaluated node (0: uniform)", 0, 100),
+    "rollout": (str, "an agent spec of the game's registry that plays the playouts ('': random)", None, None),
 }
 
 
@@ -44,6 +46,9 @@ class GumbelAgent(Agent):
         game: the registered game it plays (its templates are built with that game's ``GameDef``).
         simulations, determinizations, considered, gumbel_scale: as :class:`~.gumbel.GumbelSearch`.
         rollouts, max_steps: as :class:`~.evaluators.RolloutEvaluator` (unused with ``evaluator``).
+        rollout: an agent spec of the game's registry (``"greedy"``) whose agent plays the
+            playouts (:class:`~.evaluators.AgentRolloutEvaluator`); ``""``: random playouts.
+        prior: with ``rollout``, the prior logit of that agent's own choice at each evaluated node.
         evaluator: a leaf evaluator (a :class:`~.evaluators.NetworkEvaluator`); None: random playouts.
 
     After each searched move :attr:`last` holds the :class:`~.gumbel.SearchResult` (its improved
@@ -59,13 +64,16 @@ class GumbelAgent(Agent):
 
     def __init__(self, game: str | None = None, simulations: int = 16, determinizations: int = 4,
                  considered: int = 16, gumbel_scale: float = 1.0, rollouts: int = 1,
-                 max_steps: int = 0, evaluator: Evaluator | None = None) -> None:
+                 max_steps: int = 0, rollout: str = "", prior: float = 0.0,
+                 evaluator: Evaluator | None = None) -> None:
         super().__init__()
         values = {"simulations": simulations, "determinizations": determinizations,
                   "considered": considered, "gumbel_scale": gumbel_scale, "rollouts": rollouts,
-                  "max_steps": max_steps}
-        for key, (typ, doc, lo, hi) in PARAMS.items():
-            v = values[key]
+                  "max_steps": max_steps, "prior": prior}
+        if not isinstance(rollout, str):
+            raise AgentError(f"agent {self.name!r}: parameter rollout={rollout!r} must be str (an agent spec)")
+        for key, v in values.items():
+            typ, doc, lo, hi = PARAMS[key]
             if isinstance(v, bool) or not isinstance(v, (int, float)) or (typ is int and int(v) != v):
                 raise AgentError(f"agent {self.name!r}: parameter {key}={v!r} must be {typ.__name__} ({doc})")
             if not lo <= v <= hi:
@@ -74,7 +82,16 @@ class GumbelAgent(Agent):
             self.game_def = get_game(self.game_name if game is None else game)
         except ValueError as err:
             raise AgentError(str(err)) from None
-        self.evaluator = RolloutEvaluator(int(rollouts), int(max_steps)) if evaluator is None else evaluator
+        if evaluator is not None:
+            self.evaluator = evaluator
+        elif rollout:
+            from ..registry import make_agent
+            self.evaluator = AgentRolloutEvaluator(make_agent(rollout, game=self.game_def.name),
+                                                   int(rollouts), int(max_steps), prior=float(prior))
+        elif prior:
+            raise AgentError(f"agent {self.name!r}: prior={prior!r} needs a rollout agent (rollout=SPEC)")
+        else:
+            self.evaluator = RolloutEvaluator(int(rollouts), int(max_steps))
         self.searcher = GumbelSearch(self.evaluator, simulations=int(simulations),
                                      determinizations=int(determinizations), considered=int(considered),
                                      gumbel_scale=float(gumbel_scale))
@@ -117,9 +134,10 @@ class GumbelElectrify(GumbelAgent):
     game_name = "electrify"
 
     def __init__(self, simulations: int = 16, determinizations: int = 4, considered: int = 16,
-                 gumbel_scale: float = 1.0, rollouts: int = 1, max_steps: int = 0) -> None:
+                 gumbel_scale: float = 1.0, rollouts: int = 1, max_steps: int = 0,
+                 rollout: str = "", prior: float = 0.0) -> None:
         super().__init__("electrify", simulations, determinizations, considered, gumbel_scale,
-                         rollouts, max_steps)
+                         rollouts, max_steps, rollout, prior)
 
 
 class GumbelGizmos(GumbelAgent):
@@ -128,6 +146,7 @@ class GumbelGizmos(GumbelAgent):
     game_name = "gizmos"
 
     def __init__(self, simulations: int = 16, determinizations: int = 4, considered: int = 16,
-                 gumbel_scale: float = 1.0, rollouts: int = 1, max_steps: int = 0) -> None:
+                 gumbel_scale: float = 1.0, rollouts: int = 1, max_steps: int = 0,
+                 rollout: str = "", prior: float = 0.0) -> None:
         super().__init__("gizmos", simulations, determinizations, considered, gumbel_scale,
-                         rollouts, max_steps)
+                         rollouts, max_steps, rollout, prior)

@@ -10,6 +10,8 @@ them in one forward pass.
 
 * :class:`RolloutEvaluator`: uniform prior and the utility of a random playout (the search
   plays without a network);
+* :class:`AgentRolloutEvaluator`: uniform prior and the utility of a playout in which an agent
+  (a game's own greedy bot, say) plays every seat, cut after ``max_steps`` decisions;
 * :class:`NetworkEvaluator`: wraps a function ``(observations [B, OBS], masks [B, N_ACTIONS])
   -> (logits, values)``, the observations being each game's ``observe(current_player)``.
 """
@@ -22,7 +24,7 @@ import numpy as np
 
 from electrify_env.validation import InvalidArgumentError
 
-__all__ = ["Evaluator", "RolloutEvaluator", "NetworkEvaluator", "utility", "check_batch"]
+__all__ = ["Evaluator", "RolloutEvaluator", "AgentRolloutEvaluator", "NetworkEvaluator", "utility", "check_batch"]
 
 
 class Evaluator(Protocol):
@@ -115,6 +117,49 @@ class RolloutEvaluator:
         for i, g in enumerate(games):
             values[i] = np.mean([self.playout(g) for _ in range(self.rollouts)], axis=0)
         return logits, values
+
+
+class AgentRolloutEvaluator(RolloutEvaluator):
+    """The :func:`utility` of a playout in which ``agent`` chooses for every seat
+    (``agent.act_in`` on a copy of the game: the agent sees each seat's view of the sampled game
+    only), and prior logits 0 except ``prior`` at the agent's own choice in the evaluated game.
+
+    Args:
+        agent: an object with ``act_in(game)`` and ``reset(seed)`` (an agent of the game's registry).
+        rollouts, max_steps, seed: as :class:`RolloutEvaluator`.
+        prior: the logit of the agent's choice (0: a uniform prior).
+    """
+
+    def __init__(self, agent: Any, rollouts: int = 1, max_steps: int = 0, seed: int = 0,
+                 prior: float = 0.0) -> None:
+        if not callable(getattr(agent, "act_in", None)) or not callable(getattr(agent, "reset", None)):
+            raise InvalidArgumentError(f"AgentRolloutEvaluator needs an agent with act_in and reset, got {agent!r:.60}")
+        if not np.isfinite(prior) or prior < 0:
+            raise InvalidArgumentError(f"prior must be a finite number >= 0, got {prior}")
+        self.agent = agent
+        self.prior = float(prior)
+        super().__init__(rollouts, max_steps, seed)
+
+    def evaluate(self, games: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """Playout values, and the agent's choice in each game raised to ``prior``."""
+        logits, values = super().evaluate(games)
+        if self.prior > 0:
+            for i, g in enumerate(games):
+                logits[i, int(self.agent.act_in(g))] = self.prior
+        return logits, values
+
+    def reset(self, seed: int) -> None:
+        """Reseed the playout agent."""
+        self.agent.reset(seed=int(seed))
+
+    def playout(self, game: Any) -> np.ndarray:
+        """The :func:`utility` after the agent's playout from a copy of ``game``."""
+        g = game.copy()
+        steps = 0
+        while not g.is_terminal and (self.max_steps == 0 or steps < self.max_steps):
+            g.step_unchecked(int(self.agent.act_in(g)))
+            steps += 1
+        return utility(g)
 
 
 class NetworkEvaluator:

@@ -21,7 +21,7 @@ from .agent import GumbelAgent
 
 
 def measure(game: str, opponent: str, games: int, n_players: int = 2, seed: int = 0,
-            **search: int | float) -> dict:
+            **search: int | float | str) -> dict:
     """Play ``games`` games of the search agent (parameters ``search``, as :class:`GumbelAgent`)
     against ``opponent`` at the other seats; return wins, games, win rate, searched moves and
     ms per searched move."""
@@ -71,10 +71,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--considered", type=int, default=16)
     ap.add_argument("--rollouts", type=int, default=1)
     ap.add_argument("--max-steps", type=int, default=0)
+    ap.add_argument("--prior", type=float, default=0.0, help="logit of the rollout agent's choice")
+    ap.add_argument("--rollout", default="", help="an agent spec that plays the playouts ('': random)")
     a = ap.parse_args(argv)
     r = measure(a.game, a.opponent, a.games, a.players, a.seed, simulations=a.simulations,
                 determinizations=a.determinizations, considered=a.considered, rollouts=a.rollouts,
-                max_steps=a.max_steps)
+                max_steps=a.max_steps, rollout=a.rollout, prior=a.prior)
     print(" ".join(f"{k}={round(v, 3) if isinstance(v, float) else v}" for k, v in r.items()))
 
 
