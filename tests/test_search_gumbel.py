@@ -267,3 +267,15 @@ def test_search_beats_random_at_gizmos():
     from electrify_env.agents.search.measure import measure
     r = measure("gizmos", "random", games=20, n_players=2, seed=0, simulations=8, determinizations=2)
     assert r["wins"] >= 16, r
+
+
+def test_agent_kind_is_registry_data_that_builds_the_agent():
+    from electrify_env.agents.registry import _game_kind
+    from electrify_env.agents.search.agent import agent_kind
+    for name in ("electrify", "gizmos"):
+        kind = _game_kind(name, "gumbel", agent_kind(name))
+        assert set(kind.defaults()) == set(kind.params)
+        agent = kind.load()(**{"simulations": kind.params["simulations"].parse("gumbel", "simulations", "3")})
+        assert agent.game_def.name == name and agent.searcher.simulations == 3
+    with pytest.raises(AgentError, match="no search agent class"):
+        agent_kind("chess")

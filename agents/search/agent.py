@@ -23,7 +23,7 @@ from electrify_env.validation import MAX_SEED
 from .evaluators import AgentRolloutEvaluator, Evaluator, RolloutEvaluator
 from .gumbel import GumbelSearch, SearchResult
 
-__all__ = ["GumbelAgent", "GumbelElectrify", "GumbelGizmos", "PARAMS"]
+__all__ = ["GumbelAgent", "GumbelElectrify", "GumbelGizmos", "PARAMS", "CLASSES", "agent_kind"]
 
 #: the agent's parameters as registry data: name -> (type, doc, minimum, maximum)
 PARAMS: dict[str, tuple[type, str, float | None, float | None]] = {
@@ -150,3 +150,23 @@ class GumbelGizmos(GumbelAgent):
                  rollout: str = "", prior: float = 0.0) -> None:
         super().__init__("gizmos", simulations, determinizations, considered, gumbel_scale,
                          rollouts, max_steps, rollout, prior)
+
+
+#: the game-fixed agent class of each game, by game name
+CLASSES = {"electrify": GumbelElectrify, "gizmos": GumbelGizmos}
+
+DOC = ("determinized Gumbel search: Gumbel-Top-k and Sequential Halving at the root over samples "
+       "of the information set, completed-Q improved policy below, random or agent playouts")
+"""The one-line description of the agent kind."""
+
+
+def agent_kind(game: str) -> dict:
+    """The search agent of the game named ``game`` as agent-registry plain data (the format of a
+    game's ``agent_kinds()`` entries: ``{"target", "doc", "params"}``); AgentError for a game
+    without a game-fixed class in :data:`CLASSES`."""
+    cls = CLASSES.get(str(game))
+    if cls is None:
+        raise AgentError(f"no search agent class for game {game!r}; games: {', '.join(CLASSES)}")
+    params = {k: {"type": t, "doc": d, **({} if lo is None else {"minimum": lo, "maximum": hi})}
+              for k, (t, d, lo, hi) in PARAMS.items()}
+    return {"target": f"{cls.__module__}:{cls.__name__}", "doc": DOC, "params": params}
