@@ -33,5 +33,6 @@ def register_envs() -> bool:
                            disable_env_checker=False)
     if GIZMOS_ENV_ID not in gymnasium.registry:
         gymnasium.register(id=GIZMOS_ENV_ID, entry_point="electrify_env.gizmos.envs.seat:make_gizmos_env",
+                           vector_entry_point="electrify_env.gizmos.envs.vector:make_gizmos_vector_env",
                            disable_env_checker=False)
     return True
