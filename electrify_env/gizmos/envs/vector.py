@@ -20,7 +20,7 @@ from ...validation import IllegalActionError, InvalidArgumentError, check_seed, 
 from ..engine import gz_batch as B
 from ..engine import gz_layout as L
 from ..game import Game
-from ..observation import OBS_SIZE, OBS_VERSION
+from ..observation import OBS_SIZE
 from ._common import N_ACTIONS, check_players
 
 __all__ = ["GizmosVectorEnv", "make_gizmos_vector_env"]
@@ -171,8 +171,7 @@ class GizmosVectorEnv(VectorEnv):
         B.batch_reset(self._states, self._T, self._C, self._OR, self._E, self._WK, seeds, obs, self._masks)
         self._started = True
         return (obs.copy() if self.copy else obs), {"action_mask": self._masks.view(np.int8),
-                                                    "seed": self.seeds, "seat": self.seats,
-                                                    "obs_version": OBS_VERSION}
+                                                    "seed": self.seeds, "seat": self.seats}
 
     def step(self, actions):
         """Step every game with its action; returns (observations, rewards, terminations,
