@@ -47,7 +47,7 @@ import numpy as np
 from electrify_env.seatview import SeatView
 from electrify_env.validation import MAX_SEED, InvalidArgumentError, as_int, check_seed
 
-from .evaluators import Evaluator, RolloutEvaluator
+from .evaluators import Evaluator, RolloutEvaluator, utility
 
 __all__ = ["GumbelSearch", "SearchResult", "considered_visits", "completed_q", "improved_policy"]
 
@@ -197,7 +197,6 @@ class GumbelSearch:
                         ("maxvisit_init", self.maxvisit_init)):
             if not math.isfinite(v) or v < 0:
                 raise InvalidArgumentError(f"{name} must be a finite number >= 0, got {v}")
-        from .evaluators import utility
         self._utility = utility
 
     # ---- entry points ----------------------------------------------------------------------------
