@@ -22,12 +22,12 @@ from ..validation import IllegalActionError, InvalidArgumentError, as_int, check
 from .cards import CardSet, load_card_set
 from .engine import gz_layout as L
 from .engine.gz_energy import pbase
+from .engine.gz_api import C_IDS, C_VALID, fresh_mask, legal_ids, new_cache, step_fresh
 from .engine.gz_infoset import determinize, scrub
-from .engine.gz_masks import fill_mask
 from .engine.gz_pay import new_work
 from .engine.gz_scoring import machine_points, ranks, score
 from .engine.gz_setup import init_state
-from .engine.gz_step import apply_action, step_checked
+from .engine.gz_step import apply_action
 
 __all__ = ["Game", "IllegalActionError"]
 
@@ -53,6 +53,12 @@ class Game:
 
     The pending decision belongs to :attr:`current_player`; :meth:`legal_actions` lists its
     legal ids and :meth:`step` applies one.
+
+    The legal mask of a decision is computed once and kept with a copy of the state it belongs
+    to (:mod:`~.engine.gz_api`): :meth:`legal_mask`, :meth:`legal_actions` and :meth:`step`
+    reuse it while the state array is unchanged, so writing into :attr:`state` directly never
+    leaves a stale mask behind.  A game pickles (and copies with :mod:`copy`) as its state,
+    history, seed, player count and card set; the work buffer of the mask search is made anew.
     """
 
     N_ACTIONS = L.N_ACTIONS
@@ -65,11 +71,53 @@ class Game:
             raise InvalidArgumentError(f"n_players must be 2, 3 or 4, got {n}")
         self.n_players = n
         self.cards = resolve_card_set(card_set)
-        self.state = np.zeros(L.S_SIZE, dtype=np.int64)
-        self._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
-        self._work = new_work()
+        self._state = np.zeros(L.S_SIZE, dtype=np.int64)
+        self._fresh_buffers(new_work())
         self.history: list[int] = []
         self.reset(seed)
+
+    def _fresh_buffers(self, work: np.ndarray) -> None:
+        """An empty mask cache (the mask, its read-only view, the cache of
+        :mod:`~.engine.gz_api`) and the work buffer ``work``."""
+        self._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
+        self._mask_view = self._mask.view()
+        self._mask_view.flags.writeable = False
+        self._cache = new_cache()
+        self._ids = self._cache[C_IDS:]
+        self._work = work
+        self._bind()
+
+    def _bind(self) -> None:
+        """The argument tuple of the jitted entry points (state, table, mask, work, cache)."""
+        self._args = (self._state, self._cards.table, self._mask, self._work, self._cache)
+
+    @property
+    def cards(self) -> CardSet:
+        """The :class:`~electrify_env.gizmos.cards.CardSet` played with (assigning another one
+        empties the mask cache)."""
+        return self._cards
+
+    @cards.setter
+    def cards(self, value: CardSet) -> None:
+        self._cards = value
+        if "_cache" in self.__dict__:
+            self._cache[C_VALID] = 0
+            self._bind()
+
+    @property
+    def state(self) -> np.ndarray:
+        """The int64 state array (:mod:`~.engine.gz_layout`); writing into it is allowed (the
+        legal mask is recomputed for the changed state)."""
+        return self._state
+
+    @state.setter
+    def state(self, value: np.ndarray) -> None:
+        arr = np.asarray(value)
+        if arr.shape != (L.S_SIZE,) or arr.dtype != np.int64 or not arr.flags.c_contiguous:
+            raise InvalidArgumentError(f"state must be a C-contiguous int64 array of length {L.S_SIZE}, "
+                                       f"got {arr.dtype} {arr.shape}")
+        self._state = arr
+        self._bind()
 
     def reset(self, seed: int | None = None) -> "Game":
         """Start a new game (same players and card set) from ``seed`` (None: the last seed)."""
@@ -83,7 +131,7 @@ class Game:
     @property
     def current_player(self) -> int:
         """The active seat."""
-        return int(self.state[L.S_CUR])
+        return int(self._state[L.S_CUR])
 
     @property
     def round(self) -> int:
@@ -99,7 +147,7 @@ class Game:
     @property
     def done(self) -> bool:
         """True once the game is over (G20) or truncated by the round cap (G22)."""
-        return bool(self.state[L.S_TERMINAL])
+        return bool(self._state[L.S_TERMINAL])
 
     is_terminal = done
 
@@ -109,13 +157,14 @@ class Game:
         return bool(self.state[L.S_TRUNCATED])
 
     def legal_mask(self) -> np.ndarray:
-        """uint8 mask of length ``N_ACTIONS`` with 1 at each legal id (reused by the next call)."""
-        fill_mask(self.state, self.cards.table, self._mask, self._work)
-        return self._mask
+        """Read-only uint8 mask of length ``N_ACTIONS`` with 1 at each legal id (the game's own
+        buffer: the next call after a change of the state rewrites it; copy it to keep it)."""
+        fresh_mask(*self._args)
+        return self._mask_view
 
     def legal_actions(self) -> np.ndarray:
-        """The legal action ids, ascending (empty once the game is over)."""
-        return np.flatnonzero(self.legal_mask())
+        """The legal action ids, ascending, as a new int64 array (empty once the game is over)."""
+        return self._ids[:legal_ids(*self._args)].copy()
 
     def scores(self) -> np.ndarray:
         """Victory points of each seat (G20)."""
@@ -256,16 +305,23 @@ class Game:
             IllegalActionError (a ValueError): not an integer, out of range or not legal now; the
                 message names the id and the pending decision; the state is unchanged.
         """
-        if isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
+        if type(action) is int:
+            a = action
+        elif isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
             raise IllegalActionError(f"action must be an integer id 0..{L.N_ACTIONS - 1}, got {action!r}")
-        a = int(action.__index__())
+        else:
+            a = int(action.__index__())
+        if not 0 <= a < L.N_ACTIONS or step_fresh(*self._args, a) != 0:
+            self._refuse(a)
+        self.history.append(a)
+
+    def _refuse(self, a: int) -> None:
+        """Raise the IllegalActionError of action id ``a`` refused at the pending decision."""
         if self.done:
             raise IllegalActionError(f"action {a}: the game is over")
-        if step_checked(self.state, self.cards.table, np.int64(a), self._mask, self._work) != 0:
-            what = f"out of range 0..{L.N_ACTIONS - 1}" if not 0 <= a < L.N_ACTIONS else "not legal"
-            raise IllegalActionError(f"action {a} is {what} at the {self.phase} decision of player "
-                                     f"{self.current_player}; legal ids: {self.legal_actions().tolist()}")
-        self.history.append(a)
+        what = f"out of range 0..{L.N_ACTIONS - 1}" if not 0 <= a < L.N_ACTIONS else "not legal"
+        raise IllegalActionError(f"action {a} is {what} at the {self.phase} decision of player "
+                                 f"{self.current_player}; legal ids: {self.legal_actions().tolist()}")
 
     def step_unchecked(self, action: int) -> None:
         """Apply ``action`` without the legality check (for callers that hold the mask); an
@@ -278,13 +334,34 @@ class Game:
         """An independent copy whose future is the same (the generator is part of the state)."""
         g = Game.__new__(Game)
         g.n_players = self.n_players
-        g.cards = self.cards
+        g._cards = self._cards
         g.seed = self.seed
-        g.state = self.state.copy()
-        g._mask = np.zeros(L.N_ACTIONS, dtype=np.uint8)
-        g._work = self._work              # scratch only: copies may share it
+        g._state = self._state.copy()
+        g._fresh_buffers(self._work)      # scratch only: copies may share it
+        g._mask[:] = self._mask           # the mask cache goes with the state it belongs to
+        g._cache[:] = self._cache
         g.history = list(self.history)
         return g
+
+    __copy__ = copy
+
+    def __getstate__(self) -> dict:
+        """What a pickle (and :func:`copy.deepcopy`) holds: the state, history, seed, player
+        count and card set (pickled by itself), not the work buffer or the mask cache."""
+        return {"n_players": self.n_players, "seed": self.seed, "cards": self.cards,
+                "state": self.state, "history": self.history}
+
+    def __setstate__(self, d: dict) -> None:
+        """Restore a game from :meth:`__getstate__`: a fresh work buffer, an empty mask cache and
+        a read-only card table."""
+        self.n_players = int(d["n_players"])
+        self.seed = int(d["seed"])
+        self._cards = d["cards"]
+        if self._cards.table.flags.writeable:
+            self._cards.table.flags.writeable = False    # the engine is compiled for read-only tables
+        self._state = np.array(d["state"], dtype=np.int64)
+        self.history = [int(a) for a in d["history"]]
+        self._fresh_buffers(new_work())
 
     def determinized(self, seat: int, seed: int, infoset: np.ndarray | None = None) -> "Game":
         """A full game consistent with ``seat``'s information set (G25): the hidden cards dealt

@@ -6,5 +6,6 @@ row, storage), ``gz_board`` (decks, display, archive, limits), ``gz_triggers`` (
 ``gz_pick``, ``gz_file``, ``gz_build``, ``gz_pay`` (payments and converters), ``gz_research``,
 ``gz_chain`` (waiting machines and their effects), ``gz_turn``, ``gz_setup``, ``gz_scoring``,
 ``gz_masks``, ``gz_step`` (dispatcher), ``gz_playout`` (random play), ``gz_infoset`` (a seat's
-information set and its samples, G25).  Ruling ids (G1-G25) refer to ``docs/gizmos/rules.md``.
+information set and its samples, G25), ``gz_api`` (the Python Game's entry points: the legal
+mask cached with the state it belongs to).  Ruling ids (G1-G25) refer to ``docs/gizmos/rules.md``.
 """
