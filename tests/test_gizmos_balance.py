@@ -19,7 +19,7 @@ def _effects() -> set[str]:
 
 def _check(players: int, games: int, seed: int) -> None:
     res = run_balance(BalanceConfig(agents=["greedy"], players=players, games=games, seed=seed,
-                                    out="-", progress=False, game="gizmos"))
+                                    out=None, progress=False, game="gizmos"))
     summ = res["summary"]
     fair = 1 / players
     shares = [r["win_share"] for r in summ["seats"]]
