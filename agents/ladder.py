@@ -1,6 +1,7 @@
 """The ladder: a round robin of a fixed pool of agents, rated with intervals.
 
-A ladder file (``configs/ladder/electrify-2p.yaml``) names the pool (the baselines, mcts at
+A ladder file (``configs/ladder/electrify-2p.yaml``; ``configs/ladder/gizmos-2p.yaml`` for Gizmos)
+names the game (``game``, default Electrify) and the pool (the baselines, mcts at
 several budgets, each shipped policy alone and inside a search), the games per pairing and the
 seed.  :func:`run_ladder` plays every pairing seat-rotated through the arena
 (:func:`electrify_env.agents.arena.run_arena`, so the results follow from the seed alone,
@@ -11,6 +12,7 @@ ratings from a ladder run: ``ladder.json`` holds them in that file's ``measured`
 
     electrify ladder                                   # configs/ladder/electrify-2p.yaml
     electrify ladder --games 2 --pool random,greedy    # a smoke run
+    electrify ladder --game gizmos                     # configs/ladder/gizmos-2p.yaml
 
     >>> from electrify_env.agents.ladder import load_ladder_config
     >>> cfg = load_ladder_config()
@@ -28,16 +30,20 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from electrify_env.games import DEFAULT_GAME, get_game
 from electrify_env.paths import CONFIGS_DIR
+from electrify_env.validation import InvalidArgumentError
 from electrify_env.yamlio import display_path, pydantic_error_text, read_yaml_mapping
 
 from .arena import Z95, ArenaConfig, check_out_folder, run_arena
 
-__all__ = ["LADDER_FILE", "LadderConfig", "LadderError", "format_markdown", "ladder_command",
+__all__ = ["LADDER_FILE", "LADDER_FILES", "LadderConfig", "LadderError", "format_markdown", "ladder_command",
            "load_ladder_config", "run_ladder", "write_plot"]
 
 LADDER_FILE = CONFIGS_DIR / "ladder" / "electrify-2p.yaml"
 """The default ladder: the 2-player pool."""
+LADDER_FILES = {"electrify": LADDER_FILE, "gizmos": CONFIGS_DIR / "ladder" / "gizmos-2p.yaml"}
+"""The default ladder file of each game that has one (``electrify ladder --game NAME``)."""
 
 
 class LadderError(ValueError):
@@ -46,6 +52,7 @@ class LadderError(ValueError):
 
 class _LadderFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    game: str = DEFAULT_GAME
     players: int = Field(2)
     games: int = Field(gt=0)
     seed: int = Field(ge=0)
@@ -59,6 +66,14 @@ class _LadderFile(BaseModel):
             raise ValueError(f"the ladder is a 2-player round robin (3-4 player strength is measured "
                              f"with `electrify arena` line-ups), got {v}")
         return v
+
+    @field_validator("game")
+    @classmethod
+    def _registered(cls, v: str) -> str:
+        try:
+            return get_game(v).name
+        except InvalidArgumentError as err:
+            raise ValueError(str(err)) from None
 
     @field_validator("games")
     @classmethod
@@ -93,6 +108,7 @@ class LadderConfig:
         machine: the machine the figures were measured on, as ``ladder.md`` states it (empty: this
             machine's CPU count).
         source: the ladder file this configuration came from (for the printed command).
+        game: the registered game played (:mod:`electrify_env.games`; default Electrify).
     """
 
     pool: list[str]
@@ -106,23 +122,40 @@ class LadderConfig:
     address: str | None = None
     machine: str = ""
     source: str | None = None
+    game: str = DEFAULT_GAME
 
     def arena_config(self) -> ArenaConfig:
         """The arena run that plays the round robin."""
         return ArenaConfig(agents=list(self.pool), players=self.players, games=self.games,
                            seed=self.seed, jobs=self.jobs, out=self.out, progress=self.progress,
-                           backend=self.backend, address=self.address)
+                           backend=self.backend, address=self.address, game=self.game)
 
 
-def load_ladder_config(path: str | Path | None = None, **overrides: Any) -> LadderConfig:
-    """Read a ladder file (default :data:`LADDER_FILE`) into a :class:`LadderConfig`, with
-    run options (``jobs``, ``out``, ``progress``, ``backend``, ``address``; ``out=None`` writes
-    nothing) and any of the file's fields (``pool``, ``games``, ``seed``; None keeps the file's)
-    given by keyword.
+def load_ladder_config(path: str | Path | None = None, game: str | None = None,
+                       **overrides: Any) -> LadderConfig:
+    """Read a ladder file into a :class:`LadderConfig`, with run options (``jobs``, ``out``,
+    ``progress``, ``backend``, ``address``; ``out=None`` writes nothing) and any of the file's
+    fields (``pool``, ``games``, ``seed``; None keeps the file's) given by keyword.
+
+    The file is ``path``, else the default file of ``game`` (:data:`LADDER_FILES`; no ``game``:
+    :data:`LADDER_FILE`).  A file names its game (``game``, default Electrify); a ``game`` given
+    with a ``path`` must be the file's.
     LadderError names the file and the field of the first problem."""
-    path = Path(path) if path is not None else LADDER_FILE
+    if game is not None:
+        try:
+            game = get_game(game).name
+        except InvalidArgumentError as err:
+            raise LadderError(str(err)) from None
+    if path is None:
+        if game is not None and game not in LADDER_FILES:
+            raise LadderError(f"{get_game(game).title} has no default ladder file; give one with --config")
+        path = LADDER_FILES[game] if game is not None else LADDER_FILE
+    path = Path(path)
     name = display_path(path)
     data = read_yaml_mapping(path, LadderError)
+    file_game = data.get("game", DEFAULT_GAME)
+    if game is not None and file_game != game:
+        raise LadderError(f"{name}: game: the file is a ladder of {file_game!r}, not of {game!r}")
     file_fields = {k: v for k, v in overrides.items() if k in _LadderFile.model_fields and v is not None}
     data.update(file_fields)
     try:
@@ -136,13 +169,16 @@ def load_ladder_config(path: str | Path | None = None, **overrides: Any) -> Ladd
     if unknown:
         raise LadderError(f"unknown ladder option(s): {', '.join(sorted(unknown))}")
     return LadderConfig(pool=parsed.pool, players=parsed.players, games=parsed.games,
-                        seed=parsed.seed, machine=parsed.machine, source=name, **run)
+                        seed=parsed.seed, machine=parsed.machine, source=name, game=parsed.game, **run)
 
 
 def ladder_command(cfg: LadderConfig) -> str:
     """The ``electrify ladder`` command line that reproduces a configuration's games."""
     cmd = "electrify ladder"
-    if cfg.source and cfg.source != display_path(LADDER_FILE):
+    if cfg.game != DEFAULT_GAME:
+        cmd += f" --game {cfg.game}"
+    default = LADDER_FILES.get(cfg.game)
+    if cfg.source and (default is None or cfg.source != display_path(default)):
         cmd += f" --config {cfg.source}"
     if cfg.source is None:
         cmd += f" --pool {','.join(cfg.pool)} --games {cfg.games} --seed {cfg.seed}"
@@ -228,7 +264,8 @@ def run_ladder(cfg: LadderConfig) -> dict:
     if cfg.out:
         out = Path(cfg.out)
         (out / "ladder.json").write_text(json.dumps(
-            {"config": {k: v for k, v in asdict(cfg).items() if k not in ("out", "progress", "address")},
+            {"config": {k: v for k, v in asdict(cfg).items() if k not in ("out", "progress", "address")
+                        and not (k == "game" and v == DEFAULT_GAME)},
              "command": command, "wall_seconds": round(wall, 1), "games": n_games,
              "rows": rows, "measured": measured}, indent=2))
         (out / "ladder.md").write_text(format_markdown(rows, command, machine, n_games, wall))

@@ -273,7 +273,7 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
     from electrify_env.agents.ladder import LadderError, load_ladder_config, run_ladder
 
     try:
-        cfg = load_ladder_config(args.config, pool=_items(args.pool) or None, games=args.games,
+        cfg = load_ladder_config(args.config, game=args.game, pool=_items(args.pool) or None, games=args.games,
                                  seed=args.seed, jobs=args.jobs, out=None if args.out == "-" else args.out,
                                  progress=not args.quiet, backend=args.backend, address=args.address)
     except LadderError as err:
@@ -438,7 +438,10 @@ def build_parser() -> argparse.ArgumentParser:
     ex.set_defaults(func=_cmd_exploit)
     ld = sub.add_parser("ladder", help="round robin of a fixed pool of agents, rated (configs/ladder/): "
                                        "the table and plot of the docs, the ratings of the difficulty levels")
-    ld.add_argument("--config", default=None, help="a ladder file (default configs/ladder/electrify-2p.yaml)")
+    ld.add_argument("--config", default=None, help="a ladder file (default configs/ladder/electrify-2p.yaml, "
+                                                   "with --game gizmos configs/ladder/gizmos-2p.yaml)")
+    ld.add_argument("--game", default=None, help="the game (electrify or gizmos; default: the file's game, "
+                                                 "else electrify)")
     ld.add_argument("--pool", default=None, help="comma-separated agent specs instead of the file's pool")
     ld.add_argument("--games", type=int, default=None, help="games per pairing (even; default: the file's)")
     ld.add_argument("--seed", type=int, default=None, help="master seed (default: the file's)")

@@ -79,3 +79,77 @@ def test_the_cli_refuses_a_bad_pool_in_one_line(capsys, tmp_path):
     assert main(["ladder", "--games", "3", "--out", "-"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("electrify ladder: error:") and "even" in err and "\n" not in err
+
+
+# ---- the Gizmos ladder -------------------------------------------------------------------------
+
+def test_the_shipped_gizmos_ladder_file_plays_the_gizmos_registry():
+    from electrify_env.agents.ladder import LADDER_FILES
+    from electrify_env.agents.registry import agents_of, parse_spec
+
+    cfg = load_ladder_config(game="gizmos")
+    assert cfg.game == "gizmos" and cfg.source.endswith("configs/ladder/gizmos-2p.yaml")
+    assert load_ladder_config(LADDER_FILES["gizmos"]).game == "gizmos"
+    assert cfg.players == 2 and cfg.games % 2 == 0 and {"random", "greedy"} <= set(cfg.pool)
+    for spec in cfg.pool:
+        assert parse_spec(spec, "gizmos").name in agents_of("gizmos")
+    assert load_ladder_config().game == "electrify"
+    assert load_ladder_config(game="electrify").source == load_ladder_config().source
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"game": "chess"}, r"unknown game 'chess'"),
+    ({"path": LADDER_FILE, "game": "gizmos"}, r"electrify-2p.yaml: game: the file is a ladder of 'electrify', not of 'gizmos'"),
+])
+def test_a_bad_game_is_one_line(kwargs, message):
+    with pytest.raises(LadderError, match=message) as err:
+        load_ladder_config(**kwargs)
+    assert "\n" not in str(err.value)
+
+
+def test_a_ladder_file_naming_an_unknown_game_names_the_field(tmp_path):
+    f = tmp_path / "g.yaml"
+    f.write_text("game: chess\nplayers: 2\ngames: 2\nseed: 1\npool: [random, greedy]\n")
+    with pytest.raises(LadderError, match=r"g.yaml: game: .*unknown game 'chess'") as err:
+        load_ladder_config(f)
+    assert "\n" not in str(err.value)
+
+
+def test_a_gizmos_ladder_ranks_its_pool_and_writes_gizmos_records(tmp_path):
+    cfg = load_ladder_config(game="gizmos", games=2, seed=4, out=str(tmp_path / "gz"), progress=False)
+    cfg.source = None
+    res = run_ladder(cfg)
+    rows = res["rows"]
+    assert sorted(r["agent"] for r in rows) == sorted(cfg.pool) and [r["rank"] for r in rows] == [1, 2]
+    assert all(r["games"] == 2 for r in rows)
+    assert res["command"].startswith("electrify ladder --game gizmos --pool random,greedy --games 2 --seed 4")
+    out = tmp_path / "gz"
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(records) == 2 and all(r["game"] == "gizmos" for r in records)
+    data = json.loads((out / "ladder.json").read_text())
+    assert data["config"]["game"] == "gizmos"
+    Measurement.model_validate(data["measured"])
+    assert res["command"] in (out / "ladder.md").read_text()
+    again = run_ladder(load_ladder_config(game="gizmos", games=2, seed=4, out=None, progress=False))
+    assert [(r["agent"], r["win_rate"], r["mu"]) for r in again["rows"]] == \
+        [(r["agent"], r["win_rate"], r["mu"]) for r in rows]
+
+
+def test_the_electrify_ladder_json_has_no_game_key(tmp_path):
+    res = run_ladder(load_ladder_config(pool=["random", "greedy"], games=2, seed=2, out=str(tmp_path / "e"),
+                                        progress=False))
+    assert "--game" not in res["command"]
+    assert "game" not in json.loads((tmp_path / "e" / "ladder.json").read_text())["config"]
+
+
+def test_the_cli_plays_the_gizmos_ladder_and_refuses_a_foreign_agent(capsys, tmp_path):
+    assert main(["ladder", "--game", "gizmos", "--games", "2", "--seed", "1", "--quiet",
+                 "--out", str(tmp_path / "cli")]) == 0
+    text = capsys.readouterr().out
+    assert "electrify ladder --game gizmos" in text and (tmp_path / "cli" / "ladder.md").is_file()
+    assert main(["ladder", "--game", "gizmos", "--pool", "random,mcts", "--games", "2", "--out", "-",
+                 "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "unknown agent 'mcts' of Gizmos" in err and "\n" not in err
+    assert main(["ladder", "--game", "chess", "--out", "-"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
