@@ -21,8 +21,8 @@ from ..seatview import SeatView
 from ..validation import IllegalActionError, InvalidArgumentError, as_int, check_seed
 from .cards import CardSet, load_card_set
 from .engine import gz_layout as L
-from .engine.gz_energy import pbase
 from .engine.gz_api import C_IDS, C_VALID, fresh_mask, legal_ids, new_cache, step_fresh
+from .engine.gz_energy import pbase
 from .engine.gz_infoset import determinize, scrub
 from .engine.gz_pay import new_work
 from .engine.gz_scoring import machine_points, ranks, score
