@@ -212,6 +212,23 @@ def test_reset_seed_gives_the_same_run():
     assert i1["seed"].min() >= 0 and env.observation_space.contains(o1)
 
 
+def test_parallel_stepping_gives_the_same_run():
+    envs = [GizmosVectorEnv(6, n_players=3, seat=None, parallel=p) for p in (False, True)]
+    starts = [e.reset(seed=50) for e in envs]
+    assert np.array_equal(starts[0][0], starts[1][0])
+    info = starts[0][1]
+    rng = np.random.default_rng(5)
+    ends = 0
+    for _ in range(400):
+        acts = random_actions(info["action_mask"], rng)
+        a, b = (e.step(acts) for e in envs)
+        assert all(np.array_equal(x, y) for x, y in zip(a[:4], b[:4]))
+        assert np.array_equal(a[4]["action_mask"], b[4]["action_mask"])
+        ends += int((a[2] | a[3]).sum())
+        info = a[4]
+    assert ends >= 1 and np.array_equal(envs[0].seeds, envs[1].seeds)
+
+
 def test_copies_play_on_independently_and_buffers_alternate():
     env = GizmosVectorEnv(3, n_players=2)
     obs, info = env.reset(seed=4)
@@ -268,6 +285,7 @@ def test_gymnasium_vector_wrappers():
     ({"opponents": lambda o, m: 0}, "random opponents inside numba"),
     ({"render_mode": "ansi"}, "does not render"),
     ({"copy": "yes"}, "copy must be True or False"),
+    ({"parallel": 1}, "parallel must be True or False"),
     ({"card_set": 3}, "card_set must be"),
 ])
 def test_bad_arguments_are_one_line_errors(kwargs, message):

@@ -31,7 +31,7 @@ from the finished game's own generator (:func:`next_seed`), so a batch run is re
 its reset seeds.
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from .gz_layout import (
     _Layout, MAX_PLAYERS, N_ACTIONS, S_CUR, S_NPLAYERS, S_RNG, S_TERMINAL, S_TRUNCATED,
@@ -225,6 +225,23 @@ def batch_step(States, T, C, OR, E, FI, WK, actions, obs, masks, rewards, terms,
     if bad >= 0:
         return bad
     for i in range(States.shape[0]):
+        rew, te, tr = step_row(States[i], T, C, OR[i], E[i], FI[i], actions[i], obs[i], masks[i],
+                               final_obs[i], WK[i])
+        rewards[i] = rew
+        terms[i] = te
+        truncs[i] = tr
+    return -1
+
+
+@njit(cache=True, parallel=True)
+def batch_step_parallel(States, T, C, OR, E, FI, WK, actions, obs, masks, rewards, terms, truncs,
+                        final_obs):
+    """:func:`batch_step` with the rows spread over numba's threads (every row has its own
+    buffers; the results are identical)."""
+    bad = first_illegal(actions, masks)
+    if bad >= 0:
+        return bad
+    for i in prange(States.shape[0]):
         rew, te, tr = step_row(States[i], T, C, OR[i], E[i], FI[i], actions[i], obs[i], masks[i],
                                final_obs[i], WK[i])
         rewards[i] = rew

@@ -86,6 +86,10 @@ class GizmosVectorEnv(VectorEnv):
       ``Gizmos-v0`` (``gymnasium.make``, one game) takes any agent.
     * ``card_set``: a :class:`~electrify_env.gizmos.cards.CardSet`, a card-set YAML path, or
       None (the default set).
+    * ``parallel``: spread the rows over numba's threads
+      (:func:`~electrify_env.gizmos.engine.gz_batch.batch_step_parallel`; identical results).
+      Off by default: it pays on a machine with spare cores; when other processes keep the cores
+      busy it can run slower than one core.
     * ``copy``: return fresh observation arrays.
 
     ## Version History
@@ -96,8 +100,8 @@ class GizmosVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 64, n_players: int = 2, seat: int | None = 0,
-                 opponents: str | None = None, card_set=None, copy: bool = False,
-                 render_mode: str | None = None) -> None:
+                 opponents: str | None = None, card_set=None, parallel: bool = False,
+                 copy: bool = False, render_mode: str | None = None) -> None:
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise InvalidArgumentError(f"num_envs must be a positive integer, got {num_envs!r:.60}")
         if render_mode is not None:
@@ -113,6 +117,9 @@ class GizmosVectorEnv(VectorEnv):
                 f"got {' '.join(repr(opponents).split())[:60]}; Gizmos-v0 (gymnasium.make) takes any agent")
         if not isinstance(copy, (bool, np.bool_)):
             raise InvalidArgumentError(f"copy must be True or False, got {copy!r:.60}")
+        if not isinstance(parallel, (bool, np.bool_)):
+            raise InvalidArgumentError(f"parallel must be True or False, got {parallel!r:.60}")
+        self.parallel = bool(parallel)
         self.seat_arg = None if seat is None else int(seat)
         self.copy = bool(copy)
         self.render_mode = None
@@ -189,9 +196,10 @@ class GizmosVectorEnv(VectorEnv):
             raise IllegalActionError("step() before reset(): call reset() first")
         np.copyto(self._actions, acts, casting="unsafe")
         obs = self._flip()
-        bad = B.batch_step(self._states, self._T, self._C, self._OR, self._E, self._FI, self._WK,
-                           self._actions, obs, self._masks, self._rewards, self._terms, self._truncs,
-                           self._final_obs)
+        step = B.batch_step_parallel if self.parallel else B.batch_step
+        bad = step(self._states, self._T, self._C, self._OR, self._E, self._FI, self._WK,
+                   self._actions, obs, self._masks, self._rewards, self._terms, self._truncs,
+                   self._final_obs)
         if bad >= 0:
             self._flip()
             a = int(acts[bad])
