@@ -41,7 +41,8 @@ def fresh_mask(S, T, mask, W, C):
             diff |= S[i] ^ C[i]
     if diff != 0:
         fill_mask(S, T, mask, W)
-        C[:S_SIZE] = S
+        for i in range(S_SIZE):
+            C[i] = S[i]
         C[C_VALID] = 1
 
 
