@@ -69,13 +69,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--simulations", type=int, default=16)
     ap.add_argument("--determinizations", type=int, default=4)
     ap.add_argument("--considered", type=int, default=16)
+    ap.add_argument("--gumbel-scale", type=float, default=1.0, help="scale of the root's Gumbel noise")
     ap.add_argument("--rollouts", type=int, default=1)
     ap.add_argument("--max-steps", type=int, default=0)
     ap.add_argument("--prior", type=float, default=0.0, help="logit of the rollout agent's choice")
     ap.add_argument("--rollout", default="", help="an agent spec that plays the playouts ('': random)")
     a = ap.parse_args(argv)
     r = measure(a.game, a.opponent, a.games, a.players, a.seed, simulations=a.simulations,
-                determinizations=a.determinizations, considered=a.considered, rollouts=a.rollouts,
+                determinizations=a.determinizations, considered=a.considered,
+                gumbel_scale=a.gumbel_scale, rollouts=a.rollouts,
                 max_steps=a.max_steps, rollout=a.rollout, prior=a.prior)
     print(" ".join(f"{k}={round(v, 3) if isinstance(v, float) else v}" for k, v in r.items()))
 
