@@ -279,3 +279,18 @@ def test_agent_kind_is_registry_data_that_builds_the_agent():
         assert agent.game_def.name == name and agent.searcher.simulations == 3
     with pytest.raises(AgentError, match="no search agent class"):
         agent_kind("chess")
+
+
+@pytest.mark.parametrize("game", ["electrify", "gizmos"])
+def test_the_search_is_registered_for_every_game_and_plays_in_the_arena(game):
+    """``gumbel`` is in each game's registry (``electrify agents --game G``) and an arena game
+    with a small budget ends with a record."""
+    from electrify_env.agents.arena import ArenaConfig, run_arena
+    from electrify_env.agents.registry import agents_of, make_agent
+
+    assert "gumbel" in agents_of(game)
+    agent = make_agent("gumbel:simulations=2:determinizations=1:max_steps=20", game=game)
+    assert agent.spec.startswith("gumbel")
+    res = run_arena(ArenaConfig(agents=["gumbel:simulations=2:determinizations=1:max_steps=20", "random"],
+                                games=2, seed=11, out=None, progress=False, game=game))
+    assert len(res["records"]) == 2
