@@ -44,8 +44,12 @@ class GumbelAgent(Agent):
 
     Args:
         game: the registered game it plays (its templates are built with that game's ``GameDef``).
-        simulations, determinizations, considered, gumbel_scale: as :class:`~.gumbel.GumbelSearch`.
-        rollouts, max_steps: as :class:`~.evaluators.RolloutEvaluator` (unused with ``evaluator``).
+        simulations: as :class:`~.gumbel.GumbelSearch`.
+        determinizations: as :class:`~.gumbel.GumbelSearch`.
+        considered: as :class:`~.gumbel.GumbelSearch`.
+        gumbel_scale: as :class:`~.gumbel.GumbelSearch`.
+        rollouts: as :class:`~.evaluators.RolloutEvaluator` (unused with ``evaluator``).
+        max_steps: as :class:`~.evaluators.RolloutEvaluator` (unused with ``evaluator``).
         rollout: an agent spec of the game's registry (``"greedy"``) whose agent plays the
             playouts (:class:`~.evaluators.AgentRolloutEvaluator`); ``""``: random playouts.
         prior: with ``rollout``, the prior logit of that agent's own choice at each evaluated node.

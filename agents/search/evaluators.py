@@ -126,7 +126,9 @@ class AgentRolloutEvaluator(RolloutEvaluator):
 
     Args:
         agent: an object with ``act_in(game)`` and ``reset(seed)`` (an agent of the game's registry).
-        rollouts, max_steps, seed: as :class:`RolloutEvaluator`.
+        rollouts: as :class:`RolloutEvaluator`.
+        max_steps: as :class:`RolloutEvaluator`.
+        seed: as :class:`RolloutEvaluator`.
         prior: the logit of the agent's choice (0: a uniform prior).
     """
 
