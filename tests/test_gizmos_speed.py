@@ -33,3 +33,20 @@ def test_bench_refuses_bad_arguments(args, capsys):
         _bench().main(args)
     assert e.value.code == 2
     assert "must be" in capsys.readouterr().err
+
+
+def test_bench_start_prints_the_cold_and_the_cached_start(capsys, monkeypatch):
+    mod = _bench()
+    calls = []
+    monkeypatch.setattr(mod, "start_times", lambda: calls.append(1) or (30.5, 1.25))
+    mod.main(["--start"])
+    out = capsys.readouterr().out.splitlines()
+    assert calls == [1] and len(out) == 2
+    assert out[0].startswith("gizmos cold start") and out[0].endswith("30.50 s")
+    assert out[1].startswith("gizmos cached start") and "1.25 s" in out[1] and "target <= 1.5 s" in out[1]
+
+
+@pytest.mark.slow
+def test_bench_start_times_fresh_processes():
+    cold, cached = _bench().start_times()
+    assert cold > cached > 0
