@@ -91,6 +91,7 @@ def test_the_shipped_gizmos_ladder_file_plays_the_gizmos_registry():
     assert cfg.game == "gizmos" and cfg.source.endswith("configs/ladder/gizmos-2p.yaml")
     assert load_ladder_config(LADDER_FILES["gizmos"]).game == "gizmos"
     assert cfg.players == 2 and cfg.games % 2 == 0 and {"random", "greedy"} <= set(cfg.pool)
+    assert any(s.startswith("gumbel:") and "rollout=greedy" in s for s in cfg.pool)
     for spec in cfg.pool:
         assert parse_spec(spec, "gizmos").name in agents_of("gizmos")
     assert load_ladder_config().game == "electrify"
@@ -116,7 +117,8 @@ def test_a_ladder_file_naming_an_unknown_game_names_the_field(tmp_path):
 
 
 def test_a_gizmos_ladder_ranks_its_pool_and_writes_gizmos_records(tmp_path):
-    cfg = load_ladder_config(game="gizmos", games=2, seed=4, out=str(tmp_path / "gz"), progress=False)
+    cfg = load_ladder_config(game="gizmos", pool=["random", "greedy"], games=2, seed=4,
+                             out=str(tmp_path / "gz"), progress=False)
     cfg.source = None
     res = run_ladder(cfg)
     rows = res["rows"]
@@ -130,7 +132,8 @@ def test_a_gizmos_ladder_ranks_its_pool_and_writes_gizmos_records(tmp_path):
     assert data["config"]["game"] == "gizmos"
     Measurement.model_validate(data["measured"])
     assert res["command"] in (out / "ladder.md").read_text()
-    again = run_ladder(load_ladder_config(game="gizmos", games=2, seed=4, out=None, progress=False))
+    again = run_ladder(load_ladder_config(game="gizmos", pool=["random", "greedy"], games=2, seed=4, out=None,
+                                          progress=False))
     assert [(r["agent"], r["win_rate"], r["mu"]) for r in again["rows"]] == \
         [(r["agent"], r["win_rate"], r["mu"]) for r in rows]
 
@@ -143,8 +146,8 @@ def test_the_electrify_ladder_json_has_no_game_key(tmp_path):
 
 
 def test_the_cli_plays_the_gizmos_ladder_and_refuses_a_foreign_agent(capsys, tmp_path):
-    assert main(["ladder", "--game", "gizmos", "--games", "2", "--seed", "1", "--quiet",
-                 "--out", str(tmp_path / "cli")]) == 0
+    assert main(["ladder", "--game", "gizmos", "--pool", "random,greedy", "--games", "2", "--seed", "1",
+                 "--quiet", "--out", str(tmp_path / "cli")]) == 0
     text = capsys.readouterr().out
     assert "electrify ladder --game gizmos" in text and (tmp_path / "cli" / "ladder.md").is_file()
     assert main(["ladder", "--game", "gizmos", "--pool", "random,mcts", "--games", "2", "--out", "-",
