@@ -53,10 +53,11 @@ import numpy as np
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    if args.game == "gizmos":
-        from .gizmos.demo import play_random as play_gizmos, result_table
+    from .games import get_game
 
-        print(result_table(play_gizmos(players=args.players or 4, seed=args.seed, card_set=args.cards)))
+    gdef = get_game(args.game)
+    if gdef.demo:
+        print(gdef.demo_text(args.players, args.seed, args.cards))
         return 0
     from .game import Game, play_random
 

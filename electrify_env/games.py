@@ -45,6 +45,9 @@ class GameDef:
             kinds for the agent registry (``""``: none beyond the registry's own).
         report: the import path of the module whose ``game_facts(game)`` gives what a balance
             report counts in a finished game (``""``: the game has no balance report of its own).
+        demo: the import path of the module whose ``demo_text(players, seed, card_set)`` plays a
+            random game and returns its result as text, for ``electrify demo --game NAME``
+            (``""``: the CLI's own demo, Electrify's).
     """
 
     name: str
@@ -54,6 +57,7 @@ class GameDef:
     module: str
     bots: str = ""
     report: str = ""
+    demo: str = ""
 
     @property
     def game_class(self) -> Any:
@@ -72,6 +76,13 @@ class GameDef:
             raise InvalidArgumentError(f"{self.title} has no balance facts (its GameDef names no report module)")
         return dict(import_module(self.report).game_facts(game))
 
+    def demo_text(self, players: int | None = None, seed: int = 0, card_set: Any = None) -> str:
+        """A random game's result as text (its ``demo`` module's ``demo_text``);
+        InvalidArgumentError when the game names no demo module."""
+        if not self.demo:
+            raise InvalidArgumentError(f"{self.title} has no demo module (its GameDef names none)")
+        return str(import_module(self.demo).demo_text(players, seed, card_set))
+
     def new_game(self, n_players: int, seed: int = 0, card_set: Any = None, **options: Any) -> Any:
         """A new game at its start; ``options`` are the game's own (Electrify: ``tech_packs``,
         ``scenario``)."""
@@ -85,7 +96,7 @@ class GameDef:
 GAMES: dict[str, GameDef] = {
     "electrify": GameDef("electrify", "Electrify", 1, 4, "electrify_env.game"),
     "gizmos": GameDef("gizmos", "Gizmos", 2, 4, "electrify_env.gizmos.game", bots="electrify_env.gizmos.bots",
-                      report="electrify_env.gizmos.report"),
+                      report="electrify_env.gizmos.report", demo="electrify_env.gizmos.demo"),
 }
 #: the game a tool plays when none is named
 DEFAULT_GAME = "electrify"

@@ -243,10 +243,7 @@ SHARED_LAYERS = ("electrify_env.agents", "electrify_env.training", "electrify_en
 #: paths written as strings in electrify_env/games.py)
 GAME_PACKAGES = (GIZMOS,)
 #: (shared module, imported game module) pairs that remain, each with its reason
-KNOWN_GAME_IMPORTS = {
-    ("electrify_env.cli", "electrify_env.gizmos.demo"):
-        "`electrify demo --game gizmos` prints the Gizmos random demo's table",
-}
+KNOWN_GAME_IMPORTS: dict[tuple[str, str], str] = {}
 
 
 def game_package_imports(module: str, path: Path) -> list[tuple[int, str]]:

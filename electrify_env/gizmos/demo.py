@@ -46,3 +46,9 @@ def result_table(game: Game) -> str:
     end = "the round cap ended it" if game.truncated else f"round {game.round}"
     lines.append(f"\n{len(game.history)} decisions, {end}. Winner: player {game.winner()}")
     return "\n".join(lines)
+
+
+def demo_text(players: int | None = None, seed: int = 0, card_set: CardSet | str | Path | None = None) -> str:
+    """The demo of ``electrify demo --game gizmos``: :func:`result_table` of a random game of
+    ``players`` seats (None: 4)."""
+    return result_table(play_random(players=players or 4, seed=seed, card_set=card_set))
