@@ -27,7 +27,7 @@ from .engine.step import apply_action, step_checked
 from .savefile import SAVE_FORMAT, SAVE_VERSION, InvalidSaveError, SaveContents, read_save
 from .validation import (  # MAX_SEED and IllegalActionError are re-exported here
     MAX_SEED, IllegalActionError, InvalidArgumentError, action_in_range, as_int, check_action,
-    check_players, check_seed, check_tech_packs, tech_pack_options,
+    check_players, check_seed, check_state, check_tech_packs, tech_pack_options,
 )
 from . import describe as _describe
 
@@ -298,15 +298,9 @@ class Game:
         if not 0 <= seat < self.n_players:
             raise InvalidArgumentError(f"seat must be 0..{self.n_players - 1}, got {seat}")
         seed = check_seed(seed)
-        src = self.state if infoset is None else np.asarray(infoset)
-        if src.shape != (L.S_SIZE,) or not np.issubdtype(src.dtype, np.integer):
-            raise InvalidArgumentError(f"infoset must be an int64 state of length {L.S_SIZE}, got "
-                                       f"{src.dtype} {src.shape}")
-        if int(src[L.S_NPLAYERS]) != self.n_players:
-            raise InvalidArgumentError(f"infoset is of a {int(src[L.S_NPLAYERS])}-player game, this game "
-                                       f"has {self.n_players} players")
+        src = check_state(self.state if infoset is None else infoset, L.S_SIZE, self.n_players, L.S_NPLAYERS)
         P = np.empty(L.S_SIZE, dtype=np.int64)
-        scrub(src.astype(np.int64, copy=False), self.cards.table, np.int64(seat), P)
+        scrub(src, self.cards.table, np.int64(seat), P)
         out = np.empty(L.S_SIZE, dtype=np.int64)
         determinize(P, self.cards.table, np.int64(seat), np.int64(seed), out)
         return Game._from_state(self.cards, self.scenario, self.n_players, seed, self.options, out, [])

@@ -73,6 +73,18 @@ def check_seed(seed, name: str = "seed") -> int:
     return s
 
 
+def check_state(value, size: int, n_players: int, players_at: int, name: str = "infoset") -> np.ndarray:
+    """An engine state of a game of ``n_players``: an integer array of length ``size`` whose
+    entry ``players_at`` holds the player count; returned as int64 (not copied when it is)."""
+    src = np.asarray(value)
+    if src.shape != (size,) or not np.issubdtype(src.dtype, np.integer):
+        raise InvalidArgumentError(f"{name} must be an int64 state of length {size}, got {src.dtype} {src.shape}")
+    if int(src[players_at]) != n_players:
+        raise InvalidArgumentError(f"{name} is of a {int(src[players_at])}-player game, this game "
+                                   f"has {n_players} players")
+    return src.astype(np.int64, copy=False)
+
+
 def check_seed_run(seed, count: int, name: str = "seed") -> int:
     """The first seed of ``count`` consecutive seeds ``seed, seed+1, ...`` that must all lie in
     0 .. 2**62-1 (soak runs, vector envs)."""

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..resolver import AgentError
 from ..seatview import SeatView
-from ..validation import IllegalActionError, InvalidArgumentError, as_int, check_seed
+from ..validation import IllegalActionError, InvalidArgumentError, as_int, check_seed, check_state
 from .cards import CardSet, load_card_set
 from .engine import gz_layout as L
 from .engine.gz_api import C_IDS, C_VALID, fresh_mask, legal_ids, new_cache, step_fresh
@@ -377,15 +377,9 @@ class Game:
         if not 0 <= seat < self.n_players:
             raise InvalidArgumentError(f"seat must be 0..{self.n_players - 1}, got {seat}")
         seed = check_seed(seed)
-        src = self.state if infoset is None else np.asarray(infoset)
-        if src.shape != (L.S_SIZE,) or not np.issubdtype(src.dtype, np.integer):
-            raise InvalidArgumentError(f"infoset must be an int64 state of length {L.S_SIZE}, got "
-                                       f"{src.dtype} {src.shape}")
-        if int(src[L.S_NPLAYERS]) != self.n_players:
-            raise InvalidArgumentError(f"infoset is of a {int(src[L.S_NPLAYERS])}-player game, this game "
-                                       f"has {self.n_players} players")
+        src = check_state(self.state if infoset is None else infoset, L.S_SIZE, self.n_players, L.S_NPLAYERS)
         P = np.empty(L.S_SIZE, dtype=np.int64)
-        scrub(src.astype(np.int64, copy=False), self.cards.table, np.int64(seat), P)
+        scrub(src, self.cards.table, np.int64(seat), P)
         g = self.copy()
         g.seed = seed
         g.history = []
