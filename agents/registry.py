@@ -32,6 +32,7 @@ from electrify_env.games import DEFAULT_GAME, get_game
 from electrify_env.paths import POLICIES_DIR
 
 from .base import Agent, AgentError
+from .network.agent import CLASSES as POLICY_CLASSES, agent_kind as policy_kind
 from .search.agent import CLASSES as SEARCH_CLASSES, agent_kind as search_kind
 
 _BOOL_TEXT = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
@@ -273,8 +274,9 @@ def _game_kind(game: str, name: str, data: dict) -> AgentKind:
 def agents_of(game: str = DEFAULT_GAME) -> dict[str, AgentKind]:
     """The agent kinds that play the game named ``game``: the registry's kinds that play it (in
     :data:`AGENTS` order), then the game's own (its GameDef's ``agent_kinds()``; a name of the
-    game's own replaces a registry kind of that name), and ``gumbel``, the determinized Gumbel
-    search (:mod:`electrify_env.agents.search`).  AgentError for an unknown game."""
+    game's own replaces a registry kind of that name), ``gumbel``, the determinized Gumbel
+    search (:mod:`electrify_env.agents.search`), and ``policy``, the policy-value network alone
+    or with that search (:mod:`electrify_env.agents.network`), for the games it has a class for.  AgentError for an unknown game."""
     try:
         gdef = get_game(game)
     except ValueError as err:
@@ -284,6 +286,8 @@ def agents_of(game: str = DEFAULT_GAME) -> dict[str, AgentKind]:
         own = {n: _game_kind(gdef.name, n, d) for n, d in gdef.agent_kinds().items()}
         if gdef.name in SEARCH_CLASSES:   # the game-blind search, in its game-fixed class
             own.setdefault("gumbel", _game_kind(gdef.name, "gumbel", search_kind(gdef.name)))
+        if gdef.name in POLICY_CLASSES:   # the policy-value network, alone or with search
+            own.setdefault("policy", _game_kind(gdef.name, "policy", policy_kind(gdef.name)))
         _GAME_KINDS[gdef.name] = own
     out = {n: k for n, k in AGENTS.items() if k.plays(gdef.name) and n not in own}
     out.update(own)

@@ -242,6 +242,22 @@ def _cmd_agents(args: argparse.Namespace) -> int:
 def _cmd_train(args: argparse.Namespace) -> int:
     if args.backend == "rllib":   # electrify_env.training.rllib_selfplay imports ray only once the config is read
         from electrify_env.training.rllib_selfplay import main as train_main
+    elif args.backend == "expert":
+        from electrify_env.training.config import ConfigError
+        from electrify_env.training.expert import load_expert_config, train
+
+        if not args.config:
+            print("electrify train: error: --backend expert needs a config (configs/gizmos-2p-expert.yaml)",
+                  file=sys.stderr)
+            return 2
+        try:
+            from electrify_env.training.config import parse_overrides
+            cfg = load_expert_config(args.config, parse_overrides(args.set))
+        except ConfigError as err:
+            print(f"electrify train: error: {err}", file=sys.stderr)
+            return 2
+        train(cfg)
+        return 0
     else:
         from electrify_env.training.selfplay import main as train_main
 
@@ -415,13 +431,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_argument(ag, "the game whose agents to list")
     ag.set_defaults(func=_cmd_agents)
     tr = sub.add_parser("train", help="train a policy: PPO with self-play and an opponent league, or solo "
-                                      "(training/selfplay.py; configs/electrify-*.yaml); or multi-agent PPO "
-                                      "on Ray RLlib (--backend rllib; configs/rllib_2p.yaml)")
+                                      "(training/selfplay.py; configs/electrify-*.yaml); expert iteration of a "
+                                      "policy-value network with search (--backend expert; configs/*-expert.yaml); "
+                                      "or multi-agent PPO on Ray RLlib (--backend rllib; configs/rllib_2p.yaml)")
     tr.add_argument("config", nargs="?", default=None,
                     help="YAML file filling electrify_env.training.config.TrainConfig (--backend rllib: RLlibConfig); "
                          "a shipped config may be named without its folder: electrify-2p, electrify-4p, electrify-solo")
-    tr.add_argument("--backend", default="local", choices=("local", "rllib"),
-                    help="local: electrify's own trainer (training/selfplay.py); rllib: multi-agent PPO on "
+    tr.add_argument("--backend", default="local", choices=("local", "expert", "rllib"),
+                    help="local: electrify's own PPO trainer (training/selfplay.py); expert: expert iteration "
+                         "(training/expert/, any game with a network layout); rllib: multi-agent PPO on "
                          "Ray RLlib (training/rllib_selfplay.py; pip install -e \".[ray]\")")
     tr.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                     help="override a config field (YAML value), e.g. --set total_steps=200000")

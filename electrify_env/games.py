@@ -48,6 +48,9 @@ class GameDef:
         demo: the import path of the module whose ``demo_text(players, seed, card_set)`` plays a
             random game and returns its result as text, for ``electrify demo --game NAME``
             (``""``: the CLI's own demo, Electrify's).
+        network: the import path of the module whose ``network_layout(n_players)`` says where
+            the cards lie in the game's observation, as plain data, for the policy-value network
+            (:mod:`electrify_env.agents.network.layout`; ``""``: the game has none).
     """
 
     name: str
@@ -58,6 +61,7 @@ class GameDef:
     bots: str = ""
     report: str = ""
     demo: str = ""
+    network: str = ""
 
     @property
     def game_class(self) -> Any:
@@ -96,7 +100,8 @@ class GameDef:
 GAMES: dict[str, GameDef] = {
     "electrify": GameDef("electrify", "Electrify", 1, 4, "electrify_env.game"),
     "gizmos": GameDef("gizmos", "Gizmos", 2, 4, "electrify_env.gizmos.game", bots="electrify_env.gizmos.bots",
-                      report="electrify_env.gizmos.report", demo="electrify_env.gizmos.demo"),
+                      report="electrify_env.gizmos.report", demo="electrify_env.gizmos.demo",
+                      network="electrify_env.gizmos.network"),
 }
 #: the game a tool plays when none is named
 DEFAULT_GAME = "electrify"

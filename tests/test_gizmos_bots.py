@@ -29,15 +29,15 @@ def play(lineup, seed, watch=None):
     return game
 
 
-def test_the_gizmos_registry_holds_random_its_own_greedy_and_the_search():
-    assert list(agents_of("gizmos")) == ["random", "greedy", "gumbel"]
+def test_the_gizmos_registry_holds_random_its_own_greedy_the_search_and_the_policy():
+    assert list(agents_of("gizmos")) == ["random", "greedy", "gumbel", "policy"]
     assert set(agent_kinds()) == {"greedy"}
     assert isinstance(make_agent("greedy", game="gizmos"), GreedyBot)
     assert not isinstance(make_agent("greedy"), GreedyBot)          # Electrify's greedy
     text = describe_agents("gizmos")
     assert text.startswith("random: ") and "\ngreedy: one-ply heuristic" in text and "mcts" not in text
     with pytest.raises(AgentError, match=r"unknown agent 'mcts' of Gizmos \('mcts' plays electrify\); "
-                                         r"known agents of Gizmos: random, greedy, gumbel"):
+                                         r"known agents of Gizmos: random, greedy, gumbel, policy"):
         make_agent("mcts", game="gizmos")
     with pytest.raises(AgentError, match="greedy' has no parameter 'weights'"):
         make_agent("greedy:weights=x.yaml", game="gizmos")

@@ -173,12 +173,16 @@ class NetworkEvaluator:
             seat on turn only), ``masks`` uint8 ``[B, N_ACTIONS]``; ``logits`` ``[B, N_ACTIONS]``
             and ``values`` ``[B, n_players]`` (each seat's utility in [0, 1], seats in the game's
             order) come back as arrays (torch tensors are converted with ``numpy()``).
+        seat_relative: ``values`` come seat-relative, as the observation orders seats (column
+            ``k`` is the seat ``k`` places after the player on turn); they are turned into the
+            game's seat order.
     """
 
-    def __init__(self, fn: Callable[[np.ndarray, np.ndarray], tuple[Any, Any]]) -> None:
+    def __init__(self, fn: Callable[[np.ndarray, np.ndarray], tuple[Any, Any]], seat_relative: bool = False) -> None:
         if not callable(fn):
             raise InvalidArgumentError(f"NetworkEvaluator needs a callable, got {fn!r:.60}")
         self.fn = fn
+        self.seat_relative = bool(seat_relative)
 
     def evaluate(self, games: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
         """One call of the network on every game of the batch (checked shapes)."""
@@ -191,4 +195,10 @@ class NetworkEvaluator:
         if logits.shape != (len(games), n_actions) or values.shape != (len(games), n):
             raise InvalidArgumentError(f"the network returned logits {logits.shape} and values {values.shape}; "
                                        f"expected {(len(games), n_actions)} and {(len(games), n)}")
+        if self.seat_relative:
+            turn = np.array([int(g.current_player) for g in games])
+            cols = (turn[:, None] + np.arange(n)[None, :]) % n      # absolute seat of each column
+            out = np.empty_like(values)
+            np.put_along_axis(out, cols, values, axis=1)
+            values = out
         return logits, values
