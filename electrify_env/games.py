@@ -98,7 +98,7 @@ class GameDef:
 
 #: every game, by name
 GAMES: dict[str, GameDef] = {
-    "electrify": GameDef("electrify", "Electrify", 1, 4, "electrify_env.game"),
+    "electrify": GameDef("electrify", "Electrify", 1, 4, "electrify_env.game", network="electrify_env.network"),
     "gizmos": GameDef("gizmos", "Gizmos", 2, 4, "electrify_env.gizmos.game", bots="electrify_env.gizmos.bots",
                       report="electrify_env.gizmos.report", demo="electrify_env.gizmos.demo",
                       network="electrify_env.gizmos.network"),

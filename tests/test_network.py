@@ -233,3 +233,22 @@ def test_evaluator_of_a_network_serves_the_search():
         g.step(int(g.legal_actions()[0]))
     res = GumbelSearch(evaluator_of(_net()), simulations=4, determinizations=2, considered=4).search(g, seed=1)
     assert g.legal_mask()[res.action] and res.policy.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_the_trainer_and_the_agent_take_electrify_too(tmp_path):
+    """The network, trainer and agent are game-blind: Electrify trains and plays through the
+    same code, from its own layout."""
+    from electrify_env.game import Game as ElectrifyGame
+
+    lay = layout_of("electrify", 2)
+    assert lay.game == "electrify" and {p.group for p in lay.pointers} == {"hand", "cards_p0", "sectors_p0"}
+    path = train(_tiny(tmp_path, game="electrify", iterations=1, league={"self": 1, "greedy": 1}),
+                 log=lambda *_: None)
+    agent = make_agent(f"policy:path={path}:simulations=0")
+    g = ElectrifyGame(n_players=2, seed=5)
+    other = make_agent("random")
+    other.reset(1)
+    while not g.is_terminal:
+        g.step(int((agent if g.current_player == 0 else other).act_in(g)))
+    with pytest.raises(PolicyFileError, match="not a policy-value file"):
+        load("policies/electrify-2p.pt")

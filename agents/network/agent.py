@@ -27,7 +27,7 @@ from ..search.evaluators import NetworkEvaluator
 from ..search.gumbel import GumbelSearch
 from .policy_file import PolicyFileError, load
 
-__all__ = ["PolicyAgent", "PolicyGizmos", "CLASSES", "PARAMS", "shipped_path", "evaluator_of", "agent_kind"]
+__all__ = ["PolicyAgent", "PolicyElectrify", "PolicyGizmos", "CLASSES", "PARAMS", "shipped_path", "evaluator_of", "agent_kind"]
 
 #: the repository's shipped policy files
 POLICY_DIR = Path(__file__).resolve().parents[2] / "policies"
@@ -149,6 +149,16 @@ class PolicyAgent(Agent):
         return check_legal(view, int(self.rng.choice(legal, p=p / p.sum())), self.spec)
 
 
+class PolicyElectrify(PolicyAgent):
+    """:class:`PolicyAgent` for Electrify."""
+
+    game_name = "electrify"
+
+    def __init__(self, path: str = "", simulations: int = -1, determinizations: int = 0,
+                 considered: int = 0, deterministic: bool = True) -> None:
+        super().__init__("electrify", path, simulations, determinizations, considered, deterministic)
+
+
 class PolicyGizmos(PolicyAgent):
     """:class:`PolicyAgent` for Gizmos."""
 
@@ -160,7 +170,7 @@ class PolicyGizmos(PolicyAgent):
 
 
 #: the game-fixed agent class of each game, by game name
-CLASSES = {"gizmos": PolicyGizmos}
+CLASSES = {"electrify": PolicyElectrify, "gizmos": PolicyGizmos}
 
 DOC = ("a policy-value network, alone or driving the determinized Gumbel search "
        "(policies/<game>-<n>p.pt by default)")
