@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from electrify_env.games import get_game
+from electrify_env.paths import POLICIES_DIR
 from electrify_env.resolver import Agent, AgentError, check_legal
 from electrify_env.seatview import SeatView
 from electrify_env.validation import MAX_SEED
@@ -29,8 +30,8 @@ from .policy_file import PolicyFileError, load
 
 __all__ = ["PolicyAgent", "PolicyElectrify", "PolicyGizmos", "CLASSES", "PARAMS", "shipped_path", "evaluator_of", "agent_kind"]
 
-#: the repository's shipped policy files
-POLICY_DIR = Path(__file__).resolve().parents[2] / "policies"
+#: the shipped policy files (the repository's ``policies/``, or an installed wheel's data copy)
+POLICY_DIR = POLICIES_DIR
 
 #: the agent's parameters as registry data: name -> (type, doc, minimum, maximum)
 PARAMS: dict[str, tuple[type, str, float | None, float | None]] = {
