@@ -65,12 +65,19 @@ class PolicyValueNet(nn.Module):
         self._group_of = {g.name: i for i, g in enumerate(layout.groups)}
 
     def slots(self, obs: torch.Tensor) -> list[torch.Tensor]:
-        """Each group's slot embeddings ``[B, count, embed]`` (empty slots zero)."""
-        out = []
-        cw = self.layout.card_width
-        for g in self.layout.groups:
-            x = obs[:, g.offset:g.end].reshape(obs.shape[0], g.count, g.stride)
-            e = self.card(x[..., :cw]) + self.group_bias[g.name]
+        """Each group's slot embeddings ``[B, count, embed]`` (empty slots zero).  The card
+        encoder runs once, over the slots that hold a card."""
+        cw, b = self.layout.card_width, obs.shape[0]
+        xs = [obs[:, g.offset:g.end].reshape(b, g.count, g.stride) for g in self.layout.groups]
+        feats = torch.cat([x[..., :cw] for x in xs], dim=1)           # [B, slots, cw]
+        flat = feats.reshape(-1, cw)
+        full = flat[:, 0] > 0                                          # present slots only
+        cards = flat.new_zeros(flat.shape[0], self.embed).index_put((full,), self.card(flat[full]))
+        cards = cards.reshape(b, -1, self.embed)
+        out, at = [], 0
+        for g, x in zip(self.layout.groups, xs):
+            e = cards[:, at:at + g.count] + self.group_bias[g.name]
+            at += g.count
             if g.stride > cw:
                 e = e + self.slot[g.name](x[..., cw:])
             out.append(e * x[..., :1])                 # present
