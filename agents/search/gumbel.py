@@ -15,7 +15,9 @@ ICLR 2022) run on determinizations of the searching seat's information set:
    (visits, the mean over samples of each action's value) are those of the information set.
    Each wave's leaves (every sample of every root searched together) go to the evaluator in one
    call.
-3. **Below the root** each node is a full game; its chooser (the player on turn) picks the
+3. **Below the root** each node is a full game at a decision with a choice (a move to a
+   position with one legal action is played through to the next decision that has several, or
+   to the end); its chooser (the player on turn) picks the
    action maximising ``pi'(a) - N(a) / (1 + sum N)``, with ``pi'`` the improved policy below
    computed from the chooser's own value component (a max^n backup: values are vectors, one
    utility in [0, 1] per seat, and every node's chooser maximises its own seat's).
@@ -128,7 +130,7 @@ class _Node:
     """One node of a sample's tree: a full game, its legal ids and prior, per-action visits and
     value sums (one column per seat), its raw evaluation, and children by action index."""
 
-    __slots__ = ("game", "player", "legal", "logits", "raw", "N", "W", "children", "terminal",
+    __slots__ = ("game", "player", "legal", "logits", "prior", "raw", "N", "W", "children", "terminal",
                  "value_sum", "count")
 
     def __init__(self, game: Any, utility_of: Any) -> None:
@@ -148,12 +150,14 @@ class _Node:
             self.raw = None                       # set by the evaluation
         k = self.legal.size
         self.logits = np.zeros(k, dtype=np.float64)
+        self.prior = np.full(k, 1.0 / max(k, 1))
         self.N = np.zeros(k, dtype=np.int64)
         self.W = np.zeros((k, n), dtype=np.float64)
 
     def set_evaluation(self, logits: np.ndarray, value: np.ndarray) -> None:
-        """Keep the evaluator's prior (legal ids only) and raw value of this node."""
+        """Keep the evaluator's prior (legal ids only, and its softmax) and raw value of this node."""
         self.logits = np.asarray(logits, dtype=np.float64)[self.legal]
+        self.prior = _softmax(self.logits)
         self.raw = np.asarray(value, dtype=np.float64)
 
     def q(self, seat: int) -> np.ndarray:
@@ -320,13 +324,20 @@ class GumbelSearch:
             return child, False
         g = node.game.copy()
         g.step_unchecked(int(node.legal[i]))
+        while not g.is_terminal:                  # forced moves are played through
+            legal = g.legal_actions()
+            if legal.size != 1:
+                break
+            g.step_unchecked(int(legal[0]))
         child = _Node(g, self._utility)
         node.children[i] = child
         return child, True
 
     def _interior_choice(self, node: _Node) -> int:
+        if node.legal.size == 1:
+            return 0
         p = node.player
-        sigma = completed_q(float(node.raw[p]), node.q(p), node.N, _softmax(node.logits),
+        sigma = completed_q(float(node.raw[p]), node.q(p), node.N, node.prior,
                             self.value_scale, self.maxvisit_init)
         pi = improved_policy(node.logits, sigma)
         return int(np.argmax(pi - node.N / (1.0 + node.N.sum())))

@@ -34,7 +34,7 @@ class Samples:
     def add_game(self, rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]], u: np.ndarray) -> None:
         """The rows ``(obs, mask, policy, seat)`` of one finished game with its utilities ``u``."""
         for obs, mask, pol, seat in rows:
-            self.obs.append(obs)
+            self.obs.append(np.asarray(obs, dtype=np.float16))     # as the replay keeps them
             self.mask.append(mask)
             self.policy.append(pol)
             self.value.append(relative_values(u, seat))
