@@ -262,3 +262,190 @@ def _render_solo(game: "Game") -> str:
     return (f"Solo scenario {title}, target {int(S[L.S_SOLO_TARGET])}: bonus tokens on {', '.join(levels)}; "
             f"stars {stars}\n  challenges: {ch}\n  boost tokens (I innovation, C collaboration): {tokens}; "
             f"bag {int(S[L.S_BAG])} I + {int(S[L.S_BAG + 1])} C")
+
+
+# ---- a turn in players' words (the play table's log) ------------------------------------------
+#: the tie-break keys of R18, in the order of ``Game.tiebreak_keys()``
+TIEBREAK_NAMES = ("energy points", "breakthrough spaces covered", "research marker position",
+                  "cube value")
+#: ``Game.points_by_source()`` keys in players' words
+POINT_SOURCES = {"demand_basic": "demand cards", "demand_priority": "priority rewards",
+                 "research_space": "research spaces", "research_group": "research group bonuses",
+                 "solo_stars": "bonus stars"}
+_LEVELS = ("I", "II", "III", "IV", "V", "VI", "VII")
+_DEMAND_PTS = tuple(k for k, n in enumerate(L.PTS_SOURCE_NAMES) if n.startswith("demand"))
+_RESEARCH_PTS = tuple(k for k, n in enumerate(L.PTS_SOURCE_NAMES) if n.startswith("research"))
+
+
+def _card_name(game: "Game", face: int) -> str:
+    """``"P37 Repowering Plant (5)"``; a basic face without its face number."""
+    name = game.cards.face_names[face].rsplit(" face ", 1)[0]
+    return f"{name} ({int(game.cards.table[L.T_F_COST + face])})"
+
+
+def step_facts(game: "Game", action: int) -> dict:
+    """What a turn line needs to know of decision ``action``, read before it is applied by the
+    player on turn (public facts only: a card named here is one the action puts on the table).
+
+    Keys: ``turn`` (the round the decision belongs to: a Plan pick and anything done while the
+    Plan step is open belong to the round being planned), ``phase`` (``"plan"`` or ``"turn"``),
+    ``frame`` (the pending frame type), ``chosen`` (the revealed sector of this round, in the
+    turn phase), ``boost``, ``card`` (a card bought, played for free or discarded), ``sector`` (the sector
+    the action names), ``pts`` (the player's
+    points by source, see :func:`step_result`)."""
+    S = game.state
+    p = game.current_player
+    pb = _pb(p)
+    act = decode(action)
+    fr = _top(game) or [L.FT_NONE] * L.FRAME
+    bottom = int(S[L.S_STACK + L.FR_TYPE]) if S[L.S_SP] > 0 else L.FT_NONE
+    plan = bottom in (L.FT_PLAN, L.FT_SOLO_SWAP)
+    out: dict = {"turn": game.round + 1 if plan else game.round, "phase": "plan" if plan else "turn",
+                 "frame": int(fr[0]), "pts": [int(x) for x in S[pb + L.P_PTS:pb + L.P_PTS + L.N_PTS_SOURCES]]}
+    chosen = int(S[pb + L.P_CHOSEN])
+    if not plan and chosen >= 0:
+        out["chosen"] = game.cards.sector_names[chosen]
+    if fr[0] == L.FT_BOOST:
+        out["boost"] = "innovation" if fr[1] == L.BOOST_INNOVATION else "collaboration"
+    if act.kind == "card_hand" and act.args["hand_slot"] < S[pb + L.P_HAND_N]:
+        out["card"] = _card_name(game, int(S[pb + L.P_HAND + act.args["hand_slot"]]))
+    elif act.kind == "card_basic":
+        out["card"] = _card_name(game, L.FACE_BASIC + 2 * act.args["basic"] + act.args["face"])
+    elif act.kind in ("discard", "discard_mult") and act.args["hand_slot"] < S[pb + L.P_HAND_N]:
+        out["card"] = _card_name(game, int(S[pb + L.P_HAND + act.args["hand_slot"]]))
+    names = game.cards.sector_names
+    if "sector" in act.args:
+        out["sector"] = names[act.args["sector"]]
+    if "column" in act.args:
+        out["column"] = game.cards.column_names[act.args["column"]]
+    if act.kind == "solo_swap":
+        out["sectors"] = [names[act.args["sector_a"]], names[act.args["sector_b"]]]
+    return out
+
+
+def step_result(game: "Game", seat: int, facts: dict) -> dict:
+    """``facts`` of :func:`step_facts` completed once the decision is applied: ``demand_points``
+    and ``research_points``, what ``seat`` gained by it from demand cards and from research."""
+    pb = _pb(seat)
+    after = [int(x) for x in game.state[pb + L.P_PTS:pb + L.P_PTS + L.N_PTS_SOURCES]]
+    before = facts.pop("pts")
+    facts["demand_points"] = sum(after[k] - before[k] for k in _DEMAND_PTS)
+    facts["research_points"] = sum(after[k] - before[k] for k in _RESEARCH_PTS)
+    return facts
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def turn_text(steps: list[dict]) -> str:
+    """One turn of one player in players' words, without the subject: ``"chose Transmission and
+    took the innovation boost; bought P37 Repowering Plant (5) onto Transmission; charged 3
+    cards; produced 2 cubes, transmitted 1; fulfilled III for 5 points"``.
+
+    ``steps`` are the turn's decisions in order as the reader may see them (``kind``, ``args``,
+    ``facts`` of :func:`step_result`; ``hidden`` for another player's secret Plan pick, whose
+    args and facts are None).  Sub-decisions (icons, payments, slots,
+    rewards, passes that end a step) show only through what they added up to."""
+    parts: list[str] = []
+    seen = [s for s in steps if not s["hidden"]]
+    turn = [s for s in seen if s["facts"]["phase"] == "turn"]
+    for s in seen:
+        k, a, f = s["kind"], s["args"], s["facts"]
+        if k == "solo_swap":
+            parts.append("swapped the starting columns of {} and {}".format(*f["sectors"]))
+        elif k == "pass" and f["frame"] == L.FT_SOLO_SWAP:
+            parts.append("kept the starting columns")
+        elif k == "plan" and not turn:
+            parts.append(f"planned {f['sector']} (in secret)")
+    if not turn and any(s["hidden"] for s in steps):
+        parts.append("chose a sector in secret")
+    if turn:
+        chosen = next((s["facts"]["chosen"] for s in turn if "chosen" in s["facts"]), None)
+        boost = next((s for s in turn if s["facts"]["frame"] == L.FT_BOOST), None)
+        lead = f"chose {chosen}" if chosen else ""
+        if boost is not None:
+            kind = boost["facts"]["boost"]
+            took = boost["kind"] == "boost"
+            lead += (" and " if lead else "") + (f"took the {kind} boost" if took else f"let the {kind} boost go")
+        if lead:
+            parts.append(lead)
+    buy: str | None = None
+    free: list[str] = []
+    counts = {"produce": 0, "develop": 0, "transmit": 0, "research": 0, "invest": 0}
+    charged = 0
+    flips, bts, discards, mults, donated, moves = [], 0, [], 0, 0, []
+    fulfilled: list[list] = []
+    research_pts = 0
+    pending_card: list | None = None
+    for s in seen:
+        k, a, f = s["kind"], s["args"], s["facts"]
+        research_pts += f.get("research_points", 0)
+        if fulfilled and k != "fulfill":
+            fulfilled[-1][1] += f.get("demand_points", 0)
+        if k in ("card_hand", "card_basic") and "card" in f:
+            if f["frame"] == L.FT_CARD_CHOICE:
+                pending_card = [f"played {f['card']} for free", None]
+                free.append(pending_card)
+            else:
+                pending_card = [f"bought {f['card']}", None]
+                buy = pending_card
+        elif k == "place_sector" and pending_card is not None:
+            pending_card[1] = f["sector"]
+        elif k == "pass" and f["frame"] == L.FT_ACQUIRE:
+            buy = ["bought nothing", None]
+        elif k in counts:
+            counts[k] += 1
+        elif k == "dis_card":
+            charged += 1
+        elif k == "fulfill":
+            fulfilled.append([_LEVELS[a["level"]], f.get("demand_points", 0)])
+        elif k == "flip":
+            flips.append(f["sector"])
+        elif k == "bt":
+            bts += 1
+        elif k == "discard" and "card" in f:
+            discards.append(f["card"])
+        elif k == "discard_mult":
+            mults += 1
+        elif k == "donate":
+            donated += 1
+        elif k == "plan_move":
+            moves.append(f"moved {f['sector']} to the {f['column']} column")
+
+    def placed(c):
+        return c[0] + (f" onto {c[1]}" if c[1] else "")
+
+    parts += [f"discarded {c} for its bonus" for c in discards]
+    if buy is not None:
+        parts.append(placed(buy))
+    if charged:
+        parts.append(f"charged {_count(charged, 'card')}")
+    done = []
+    if counts["produce"]:
+        done.append(f"produced {_count(counts['produce'], 'cube')}")
+    if counts["develop"]:
+        done.append(f"developed {counts['develop']}")
+    if counts["transmit"]:
+        done.append(f"transmitted {counts['transmit']}")
+    if counts["research"]:
+        done.append(f"research +{counts['research']}")
+    if counts["invest"]:
+        done.append(f"drew {_count(counts['invest'], 'card')}")
+    done += moves
+    if done:
+        parts.append(", ".join(done))
+    if mults:
+        parts.append(f"discarded {_count(mults, 'card')} for a multiplier")
+    if donated:
+        parts.append(f"donated {_count(donated, 'grid cube')} to research")
+    if bts:
+        parts.append(f"covered {_count(bts, 'breakthrough space')}")
+    parts += [placed(c) for c in free]
+    parts += [f"flipped {x} to side B" for x in flips]
+    parts += [f"fulfilled {lv} for {_count(pts, 'point')}" for lv, pts in fulfilled]
+    if research_pts:
+        parts.append(f"scored {_count(research_pts, 'point')} on the research track")
+    if not parts:
+        parts.append("passed" if seen else "made no move")
+    return "; ".join(parts)

@@ -23,6 +23,9 @@ API (stable; the web app :mod:`electrify_env.play.web` and the terminal UI use o
     s.step_bot()      # ONE bot move -> LogEvent; PlayError when a person is on turn
     s.run_bots(limit) # bot moves until a person is on turn or the game ends -> [LogEvent]
     s.log             # [LogEvent]: every decision so far, who did what, in plain words
+    s.turns(seat)     # the log in players' words: one entry per round and player, the
+                      #   decisions folded under it (electrify_env.play.turns.group_turns)
+    s.end_summary()   # once the game is over: scores, tie-break, points by source, score by round
     s.undo(seat)      # back to before that person's (default: any person's) last decision
     s.hint("greedy")  # -> PlayOption the agent would play for the seat on turn
     s.view(seat)      # JSON-ready dict of what the seat may see (SPECTATOR: the public table)
@@ -55,24 +58,27 @@ inside a small envelope that names the seats.
 """
 from __future__ import annotations
 
+import functools
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from .. import describe as _describe
 from ..engine import layout as L
 from ..kernels.batch import MAX_SEED
 from ..game import Game
 from ..savefile import InvalidSaveError
 from ..validation import IllegalActionError, InvalidArgumentError
 from ..render.view import SPECTATOR, seat_view_dict
+from .turns import TurnWords, end_summary, group_turns
 
-__all__ = ["HUMAN", "LogEvent", "PlayError", "PlayOption", "PlaySession", "SeatError",
+__all__ = ["ELECTRIFY_WORDS", "HUMAN", "LogEvent", "PlayError", "PlayOption", "PlaySession", "SeatError",
            "SESSION_FORMAT", "SESSION_VERSION", "SPECTATOR", "IllegalActionError",
-           "default_opponent", "fresh_seed", "shipped_policy_for"]
+           "default_opponent", "fresh_seed", "shipped_policy_for", "tech_pack_ids"]
 
 HUMAN = "human"
 FALLBACK_OPPONENT = "greedy"
@@ -80,6 +86,12 @@ SESSION_FORMAT = "electrify-play-session"
 SESSION_VERSION = 1
 _MOVE_SEED_MUL = 1_000_003
 _MAX_ADVISERS = 8          # hint agents kept per session
+HIDDEN_PLAN = "chose a sector in secret"
+
+#: Electrify's words for the table's log and end screen (:mod:`electrify_env.describe`)
+ELECTRIFY_WORDS = TurnWords(before=_describe.step_facts, after=_describe.step_result,
+                            turn_text=_describe.turn_text, point_sources=_describe.POINT_SOURCES,
+                            tiebreak_names=_describe.TIEBREAK_NAMES)
 
 
 class PlayError(InvalidArgumentError):
@@ -130,6 +142,11 @@ class LogEvent:
         kind: the action kind.
         text: what was done (the option's text).
         secret: True for a Plan pick (R4): other seats see only that a pick was made.
+        turn: the round the decision belongs to (a Plan pick: the round it plans).
+        phase: ``"plan"`` while the Plan step is open, else ``"turn"``.
+        facts: what the turn line needs of it (:func:`electrify_env.describe.step_facts`).
+        scores: every player's score after it.
+        args: the action's named arguments.
     """
 
     index: int
@@ -140,14 +157,32 @@ class LogEvent:
     kind: str
     text: str
     secret: bool = False
+    turn: int = 0
+    phase: str = "turn"
+    facts: dict = field(default_factory=dict, compare=False, repr=False)
+    scores: tuple = field(default=(), compare=False, repr=False)
+    args: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def hidden_from(self, for_seat: int | None) -> bool:
+        """True when ``for_seat`` may not see what was decided (another seat's secret pick)."""
+        return self.secret and for_seat is not None and for_seat != self.seat
 
     def to_dict(self, for_seat: int | None = None) -> dict[str, Any]:
         """JSON-ready form as ``for_seat`` may see it (None: everything, for saves and tests
         only).  A secret Plan pick shows its sector only to its own seat."""
-        hide = self.secret and for_seat is not None and for_seat != self.seat
+        hide = self.hidden_from(for_seat)
         return {"index": self.index, "round": self.round, "seat": self.seat, "who": self.who,
                 "action": None if hide else self.action, "kind": self.kind,
-                "text": "chose a sector in secret" if hide else self.text}
+                "text": HIDDEN_PLAN if hide else self.text}
+
+    def step(self, for_seat: int | None = None) -> dict[str, Any]:
+        """The step as :func:`electrify_env.play.turns.group_turns` reads it, as ``for_seat``
+        may see it: ``index``, ``kind``, ``text``, ``args`` and ``facts`` (None when hidden),
+        ``hidden``."""
+        hide = self.hidden_from(for_seat)
+        return {"index": self.index, "kind": self.kind, "text": HIDDEN_PLAN if hide else self.text,
+                "args": None if hide else self.args,
+                "facts": None if hide else self.facts, "hidden": hide}
 
     def line(self, for_seat: int | None = None) -> str:
         """``"round 3, player 1 (greedy): buy from hand: ..."`` as ``for_seat`` may see it."""
@@ -244,6 +279,23 @@ def _load_policies(game: Game, seats: Sequence[str], agents: Mapping[int, Any]) 
                 raise PlayError(f"seats[{i}] ({seats[i]}): {err}") from None
 
 
+@functools.lru_cache(maxsize=1)
+def _shipped_pack_ids() -> dict[str, str]:
+    from ..cards import load_card_set
+    from ..game import resolve_tech_pack, tech_pack_names
+    return {load_card_set(tech_packs=(resolve_tech_pack(n),)).pack_names[0]: n for n in tech_pack_names()}
+
+
+def tech_pack_ids(game: Game) -> list[str]:
+    """The shipped names (``"grid"``) of the tech packs in ``game``'s card set, to deal another
+    game like it; PlayError for a pack that is not shipped (a pack file)."""
+    ids = _shipped_pack_ids()
+    missing = [n for n in game.cards.pack_names if n not in ids]
+    if missing:
+        raise PlayError(f"tech pack {missing[0]!r} is not a shipped pack")
+    return [ids[n] for n in game.cards.pack_names]
+
+
 def fresh_seed() -> int:
     """An unpredictable game seed (0..2**62-1) from :mod:`secrets`: the seed of every game whose
     caller names none."""
@@ -298,6 +350,7 @@ class PlaySession:
         self._agents = agents
         self._advisers: dict[str, Any] = {}
         self._log = log
+        self._start_scores = tuple(int(x) for x in game.scores())     # a game at its start
 
     # ---- state ---------------------------------------------------------------------------
     @property
@@ -368,13 +421,14 @@ class PlaySession:
         """A bot-free session of a recorded game (an arena / balance ``games.jsonl`` line:
         ``n_players``, ``seed``, ``lineup``, ``actions``, optional ``scenario`` and
         ``tech_packs``) after its first ``step`` decisions (all of them when None), for replay
-        viewers.  The line-up only names the seats in the log; nobody plays.  Raises
+        viewers.  The line-up only names the seats in the log (a ``human`` seat as ``person``);
+        nobody plays.  Raises
         IllegalActionError (its message prefixed ``actions[k]``: an id that is not legal then,
         out of range or not an integer) or PlayError on a bad record."""
         n = rec["n_players"]
         s = cls(n_players=n, seats=["random"] * n, seed=rec["seed"], scenario=rec.get("scenario"),
                 tech_packs=tuple(rec.get("tech_packs", [])))
-        labels = [x if x != HUMAN else "random" for x in rec["lineup"]]
+        labels = [x if x != HUMAN else "person" for x in rec["lineup"]]
         if len(labels) == n and all(isinstance(x, str) for x in labels):
             s._seats = labels
         actions = rec["actions"] if step is None else rec["actions"][:step]
@@ -394,10 +448,16 @@ class PlaySession:
         g = self._game
         p = g.current_player
         from ..actions import decode
-        kind = decode(action).kind
-        ev = LogEvent(len(g.history), g.round, p, self.who(p), action, kind, g.describe_action(action),
-                      secret=kind == "plan")
+        act = decode(action)
+        kind = act.kind
+        text = g.describe_action(action)
+        index, rnd = len(g.history), g.round
+        facts = ELECTRIFY_WORDS.before(g, action)
         g.step(action)
+        facts = ELECTRIFY_WORDS.after(g, p, facts)
+        ev = LogEvent(index, rnd, p, self.who(p), action, kind, text, secret=kind == "plan",
+                      turn=facts["turn"], phase=facts["phase"], facts=facts,
+                      scores=tuple(int(x) for x in g.scores()), args=dict(act.args))
         self._log.append(ev)
         return ev
 
@@ -492,11 +552,36 @@ class PlaySession:
         del self._log[k:]
         return n
 
+    # ---- the log in players' words, the end of the game ---------------------------------
+    def _reader_who(self, for_seat: int | None) -> Any:
+        return lambda p: "you" if p == for_seat else self.who(p)
+
+    def turns(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """The log in players' words as ``seat`` may see it (None: everything, for tests and
+        saves): one entry per round and player, ``{round, player, who, text, steps, done}``
+        (:func:`electrify_env.play.turns.group_turns`); the seat's own lines say "You"."""
+        if seat is not None:
+            seat = self._check_seat(seat, spectator=True)
+        return group_turns(self._log, ELECTRIFY_WORDS, self._reader_who(seat), seat, over=self.is_over)
+
+    def end_summary(self, seat: int | None = None) -> dict[str, Any]:
+        """The end-of-game screen's data (:func:`electrify_env.play.turns.end_summary`): scores,
+        winners, ranking, the tie-break if the top score was shared, points by source per
+        player, score by round, the seed; ``solo`` (the solo result) in a solo game.  PlayError
+        while the game is running (the summary holds the seed)."""
+        if not self.is_over:
+            raise PlayError("end_summary: the game is not over")
+        out = end_summary(self._game, self._log, ELECTRIFY_WORDS, self._reader_who(seat),
+                          self._start_scores, L.N_ROUNDS)
+        out["solo"] = self._game.solo_result() if self._game.is_solo else None
+        return out
+
     # ---- what a seat sees ----------------------------------------------------------------
     def view(self, seat: int = SPECTATOR) -> dict[str, Any]:
         """Everything ``seat`` may see, JSON-ready (:func:`electrify_env.render.view.seat_view_dict`)
-        plus the seats, the log as that seat may see it and, for the seat on turn only, the
-        legal options.  ``SPECTATOR`` (-1) sees the public table."""
+        plus the seats, the log as that seat may see it (``log``: every decision; ``turns``:
+        :meth:`turns`), once the game is over ``end`` (:meth:`end_summary`, else None) and, for
+        the seat on turn only, the legal options.  ``SPECTATOR`` (-1) sees the public table."""
         seat = self._check_seat(seat, spectator=True)
         out = seat_view_dict(self._game, seat)
         out["seats"] = [{"seat": i, "kind": "human" if s == HUMAN else "bot", "agent": s, "who": self.who(i)}
@@ -504,6 +589,8 @@ class PlaySession:
         out["human_to_move"] = self.human_to_move
         out["options"] = ([o.to_dict() for o in self.options()] if seat == self.to_move else [])
         out["log"] = [e.to_dict(seat) for e in self._log]
+        out["turns"] = self.turns(seat)
+        out["end"] = self.end_summary(seat) if self.is_over else None
         return out
 
     # ---- saving --------------------------------------------------------------------------

@@ -7,7 +7,10 @@ cards, research track, basic supply, every board with depots, grids, sectors and
 that person's own hand only.  The pending decision is shown in words with its legal options
 numbered, the decision's own options first and the any-time options of R13 (discard, donate)
 after them; the player types a number.  Bot moves are printed one by one in plain words as they
-are made.  The game model is :class:`~electrify_env.play.session.PlaySession`; this module only
+are made, and every finished turn as one line in players' words, the same line the web page's log
+shows (:meth:`PlaySession.turns <electrify_env.play.session.PlaySession.turns>`); ``l`` lists the
+last turns with their decisions, and the end of the game shows the scores, the tie-break if it
+decided, the points by source and the score by round.  The game model is :class:`~electrify_env.play.session.PlaySession`; this module only
 draws and reads commands.
 
     electrify play                                     # you against trained (or greedy), 2 players
@@ -39,7 +42,7 @@ from .session import HUMAN, SPECTATOR, LogEvent, PlayError, PlaySession, default
 
 __all__ = ["ArgumentProblem", "DESCRIPTION", "HELP", "add_arguments", "board", "build_parser",
            "decision_panel", "main", "numbered_options", "place_text", "play", "player_board",
-           "result_panel", "run", "session_from_args"]
+           "result_panel", "run", "session_from_args", "turn_lines"]
 
 HELP = """\
 commands:
@@ -48,7 +51,7 @@ commands:
   h [AGENT]   hint: what an agent would play here (default: --hint, e.g. h mcts:iters=64)
   s FILE      save the game (resume with: electrify play --load FILE)
   b           show the whole table again
-  l [N]       the last N moves (default 20)
+  l [N]       the last N moves (turns) in players' words, with their decisions (default 6)
   q           quit (the game is not saved unless you saved it)
   ?           this help"""
 
@@ -56,7 +59,7 @@ commands:
 CHARGE = "●"
 ARROWS = {"left": "←", "up": "↖", "down": "↙"}
 STAR = {"open": "☆", "claimed": "★", "lost": "✗"}
-LOG_LINES = 20
+LOG_TURNS = 6
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,9 +276,30 @@ def result_panel(view: dict) -> Panel:
         win = res["winners"]
         lines.append(("Winners (shared): " if len(win) > 1 else "Winner: ")
                      + ", ".join(_who(view, p) for p in win))
+    end = view.get("end")
+    if end is not None:
+        if end["tiebreak"] is not None:
+            lines.append("Tie-break: " + end["tiebreak"]["text"])
+        src = end["points_by_source"]
+        lines.append("Points by source:")
+        for p, row in enumerate(src["players"]):
+            lines.append(f"  {_who(view, p)}: " + ", ".join(f"{s['label']} {row.get(s['key'], 0)}"
+                                                            for s in src["sources"]))
+        lines.append("Score by round (rounds 1-12):")
+        for p in range(view["n_players"]):
+            lines.append(f"  {_who(view, p)}: " + " ".join(str(row[p]) for row in end["score_by_round"][1:]))
     if view.get("seed") is not None:
         lines.append(f"Seed {view['seed']}: the same deal again with --seed {view['seed']}")
     return Panel(Text("\n".join(lines)), title="game over", title_align="left", box=box.DOUBLE)
+
+
+def turn_lines(turn: dict, steps: bool = False) -> list[str]:
+    """A turn of :meth:`PlaySession.turns` as printed: ``"round 3: Player 1 (greedy) bought
+    ..."`` and, with ``steps``, its decisions indented below it."""
+    out = [f"round {turn['round']}: {turn['text']}"]
+    if steps:
+        out += [f"    - {s['text']}" for s in turn["steps"] or []]
+    return out
 
 
 def place_text(view: dict, place: Sequence | None) -> str:
@@ -419,9 +443,14 @@ class _Screen:
         humans = session.human_seats
         # whose eyes read the log: the one person, or nobody's secrets when people share a screen
         self.reader = humans[0] if len(humans) == 1 else SPECTATOR
+        self.turns_shown = self.done_turns()
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(Text(text, style=style))
+
+    def done_turns(self) -> int:
+        """How many turns of the log are finished."""
+        return sum(t["done"] for t in self.session.turns(self.reader))
 
     def print_events(self, events: Sequence[LogEvent], pause: bool = False) -> None:
         for ev in events:
@@ -429,7 +458,20 @@ class _Screen:
             self.say(f"  {ev.line(self.reader)}", style)
             if pause and self.delay:
                 time.sleep(self.delay)
-        self.shown = len(self.session.log)
+        log = self.session.log
+        # a turn can only have finished when the newest decision starts another (round, seat)
+        if log and (self.session.is_over or len(log) < 2 or
+                    (log[-1].turn, log[-1].seat) != (log[-2].turn, log[-2].seat)):
+            self.print_turns()
+        self.shown = len(log)
+
+    def print_turns(self) -> None:
+        """Print every turn finished since the last call, in players' words."""
+        done = [t for t in self.session.turns(self.reader) if t["done"]]
+        for turn in done[self.turns_shown:]:
+            for line in turn_lines(turn):
+                self.say(line, "bold")
+        self.turns_shown = len(done)
 
     def new_events(self) -> None:
         self.print_events(self.session.log[self.shown:])
@@ -523,6 +565,7 @@ def _ask(scr: _Screen, view: dict, options: list[dict], input_fn: Callable[[str]
                 scr.say(str(err), "red")
                 continue
             scr.shown = len(session.log)
+            scr.turns_shown = scr.done_turns()
             scr.say(f"undone: {n} decision(s) taken back", "yellow")
             return "full"
         if cmd == "h":
@@ -552,12 +595,13 @@ def _ask(scr: _Screen, view: dict, options: list[dict], input_fn: Callable[[str]
             return "full"
         if cmd == "l":
             try:
-                n = int(arg) if arg else LOG_LINES
+                n = int(arg) if arg else LOG_TURNS
             except ValueError:
-                scr.say(f"l: give a number of moves, got {arg!r}", "red")
+                scr.say(f"l: give a number of moves (turns) to list, got {arg!r}", "red")
                 continue
-            for ev in session.log[-n:] if n > 0 else []:
-                scr.say(f"  {ev.line(scr.reader)}", "dim")
+            for turn in session.turns(scr.reader)[-n:] if n > 0 else []:
+                for k, line in enumerate(turn_lines(turn, steps=True)):
+                    scr.say(line, None if k == 0 else "dim")
             continue
         if cmd == "q":
             scr.say("(quit" + ("; saved)" if scr.saved_at == len(session.log) else "; the game is not saved)"))

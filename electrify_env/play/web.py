@@ -36,11 +36,19 @@ JSON API (every answer is JSON; ``token`` in the query string, the body, or ``X-
                                        secret one)
 ``POST /api/games/import``             a saved session (``PlaySession.to_dict``) as a new game
 ``GET  /api/games/{id}``               ``state``: ``{id, seat, view, svg}`` of the token's seat
+                                       (``view.turns``: the log in players' words, the
+                                       decisions folded under each line for the last two
+                                       rounds; ``view.end``: the end-of-game summary, once over)
+``GET  /api/games/{id}/turns``         every line of the log with its decisions, as the
+                                       token's seat may see them
 ``POST /api/games/{id}/move``          ``{token, action}``: a person's move -> ``{event, state}``
 ``POST /api/games/{id}/bot``           one bot move -> ``{event, state}``
 ``POST /api/games/{id}/undo``          ``{token}``: take back the seat's last decision
 ``POST /api/games/{id}/hint``          ``{token, agent}``: what the agent would play
 ``GET  /api/games/{id}/export``        the session save (only once the game is over)
+``POST /api/games/{id}/replay``        a finished game into the replay viewer -> replay id
+``POST /api/games/{id}/again``         a finished game's seats, tech packs and scenario dealt
+                                       afresh (a new secret seed) -> ``{id, tokens, state}``
 ``POST /api/replays``                  ``{text, game}``: an arena ``games.jsonl`` -> replay id
 ``GET  /api/replays/{id}?step=k``      the public view after k decisions
 =====================================  =========================================================
@@ -61,7 +69,8 @@ from typing import Any
 from ..validation import IllegalActionError
 from ..render.board import build_scene, to_svg
 from ..kernels.batch import MAX_SEED
-from .session import HUMAN, SPECTATOR, PlayError, PlaySession, default_opponent, fresh_seed, shipped_policy_for
+from .session import (HUMAN, SPECTATOR, PlayError, PlaySession, default_opponent, fresh_seed, shipped_policy_for,
+                      tech_pack_ids)
 
 __all__ = ["GameStore", "bot_choices", "build_app", "serve", "main", "WEB_FORMAT", "DEFAULT_MAX_GAMES", "FAST_MCTS",
            "GUIDED_MCTS"]
@@ -71,6 +80,7 @@ WEB_VERSION = 1
 DEFAULT_MAX_GAMES = 32
 MAX_REPLAYS = 16
 LOG_TAIL = 150                      # log events sent with a state (the page shows the latest)
+TURN_STEP_ROUNDS = 2                # rounds whose turn lines carry their decisions in a state
 MAX_BODY = 4 * 1024 * 1024          # bytes of a request body (imports and replays are the big ones)
 STATIC = Path(__file__).resolve().parent / "static"
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -233,7 +243,18 @@ def _state(rec: GameRecord, seat: int) -> dict[str, Any]:
     view = rec.session.view(seat)
     view["log_total"] = len(view["log"])
     view["log"] = view["log"][-LOG_TAIL:]
+    _trim_turns(view)
     return {"id": rec.id, "seat": seat, "view": view, "svg": to_svg(build_scene(view))}
+
+
+def _trim_turns(view: dict[str, Any]) -> None:
+    """Keep the decisions under the turn lines of the last ``TURN_STEP_ROUNDS`` rounds only (an
+    older line says how many it has, ``n_steps``; ``GET /api/games/{id}/turns`` gives them)."""
+    last = view["turns"][-1]["round"] if view["turns"] else 0
+    for t in view["turns"]:
+        t["n_steps"] = len(t["steps"])
+        if t["round"] <= last - TURN_STEP_ROUNDS:
+            t["steps"] = None
 
 
 def _int_field(body: dict, name: str, lo: int | None = None, hi: int | None = None, default=None) -> int:
@@ -477,6 +498,55 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
                                     "given out once the game is over; resume a running game by its link")
             return rec.session.to_dict()
 
+    def turns(request, body, token):
+        rec = store.get(request.path_params["gid"])
+        with rec.lock:
+            return {"turns": rec.session.turns(_seat_of(rec, token))}
+
+    def replay_game(request, body, token):
+        from electrify_env.agents.arena import REPLAY_FORMAT, REPLAY_VERSION
+        rec = store.get(request.path_params["gid"])
+        with rec.lock:
+            _seat_of(rec, token)
+            if not rec.session.is_over:
+                raise WebError(409, "replay: a game is replayed once it is over (the replay shows "
+                                    "every decision from the seed)")
+            s = rec.session
+            g = s.game
+            record = {"format": REPLAY_FORMAT, "version": REPLAY_VERSION, "index": 0, "seed": g.seed, "n_players": g.n_players,
+                      "lineup": s.seats, "actions": list(g.history), "scores": [int(x) for x in g.scores()],
+                      "scenario": g.scenario.id if g.scenario else None, "tech_packs": tech_pack_ids(g)}
+        return add_replay(record)
+
+    def again(request, body, token):
+        rec = store.get(request.path_params["gid"])
+        with rec.lock:
+            seat = _seat_of(rec, token)
+            if seat == SPECTATOR and rec.tokens:
+                raise WebError(403, "token: a new game like one with people needs a seat token")
+            if not rec.session.is_over:
+                raise WebError(409, "again: the game is still running")
+            s = rec.session
+            g = s.game
+            seats, packs = s.seats, tech_pack_ids(g)
+            scenario = g.scenario.id if g.scenario else None
+        session = PlaySession(n_players=len(seats), seats=seats, seed=fresh_seed(), scenario=scenario,
+                              tech_packs=tuple(packs))
+        new = store.add(session)
+        first = min(new.tokens) if new.tokens else SPECTATOR
+        return {"id": new.id, "tokens": {str(k): v for k, v in new.tokens.items()}, "state": _state(new, first)}
+
+    def add_replay(rec: dict) -> dict:
+        session = _replay_session(rec, len(rec["actions"]))
+        rounds = _round_starts(rec)
+        with store.lock:
+            if len(store.replays) >= MAX_REPLAYS:
+                store.replays.pop(next(iter(store.replays)))
+            rid = secrets.token_urlsafe(9)
+            store.replays[rid] = rec
+        return {"id": rid, "steps": len(rec["actions"]), "rounds": rounds, "lineup": rec["lineup"],
+                "scores": rec["scores"], "final_scores": [int(x) for x in session.game.scores()]}
+
     def new_replay(request, body, token):
         from electrify_env.agents.replay import ReplayError, check_record
         from electrify_env.agents.arena import REPLAY_FORMAT
@@ -512,15 +582,7 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         if rec.get("scenario") and rec["scenario"] not in __import__(
                 "electrify_env.scenarios", fromlist=["list_scenarios"]).list_scenarios():
             raise WebError(400, "scenario: only shipped scenarios can be replayed here")
-        session = _replay_session(rec, len(rec["actions"]))
-        rounds = _round_starts(rec)
-        with store.lock:
-            if len(store.replays) >= MAX_REPLAYS:
-                store.replays.pop(next(iter(store.replays)))
-            rid = secrets.token_urlsafe(9)
-            store.replays[rid] = rec
-        return {"id": rid, "steps": len(rec["actions"]), "rounds": rounds, "lineup": rec["lineup"],
-                "scores": rec["scores"], "final_scores": [int(x) for x in session.game.scores()]}
+        return add_replay(rec)
 
     def get_replay(request, body, token):
         rid = request.path_params["rid"]
@@ -535,6 +597,7 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
             raise WebError(400, f"step must be 0..{len(rec['actions'])}, got {step}")
         session = _replay_session(rec, step)
         view = session.view(SPECTATOR)
+        _trim_turns(view)
         return {"id": rid, "step": step, "steps": len(rec["actions"]), "view": view,
                 "svg": to_svg(build_scene(view))}
 
@@ -553,6 +616,9 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         Route("/api/games/{gid}/undo", handler(undo), methods=["POST"]),
         Route("/api/games/{gid}/hint", handler(hint), methods=["POST"]),
         Route("/api/games/{gid}/export", handler(export), methods=["GET"]),
+        Route("/api/games/{gid}/turns", handler(turns), methods=["GET"]),
+        Route("/api/games/{gid}/replay", handler(replay_game), methods=["POST"]),
+        Route("/api/games/{gid}/again", handler(again), methods=["POST"]),
         Route("/api/replays", handler(new_replay), methods=["POST"]),
         Route("/api/replays/{rid}", handler(get_replay), methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
