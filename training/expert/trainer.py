@@ -43,7 +43,12 @@ from electrify_env.games import get_game
 from .config import ExpertConfig, load_expert_config
 from .selfplay import Replay, search_games, teacher_games
 
-__all__ = ["train", "main", "NetOpponent", "screen"]
+__all__ = ["train", "main", "NetOpponent", "screen", "TRAINING_SEEDS"]
+
+#: the range the training games' seeds are drawn from (warm start and self-play; screening uses
+#: ``eval_seed`` upwards): the arena derives its game seeds as 62-bit numbers, so an arena game
+#: whose seed (in its ``games.jsonl``) is at least 2**31 is none that training played
+TRAINING_SEEDS = (0, 2**31)
 
 
 class NetOpponent:
@@ -174,7 +179,7 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
     elif cfg.warm_games:
         t0 = time.time()
         teacher = make_agent(cfg.warm_teacher, game=gdef.name)
-        seeds = rng.integers(0, 2**31, size=cfg.warm_games)
+        seeds = rng.integers(*TRAINING_SEEDS, size=cfg.warm_games)
         with tqdm(total=cfg.warm_games, desc=f"warm start: {cfg.warm_teacher} games") as bar:
             samples, st = teacher_games(lambda s: gdef.new_game(cfg.players, s), seeds, teacher,
                                         cfg.warm_epsilon, rng, bar)
@@ -200,7 +205,7 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
         t0 = time.time()
         search = GumbelSearch(evaluator_of(net), simulations=cfg.simulations, determinizations=cfg.determinizations,
                               considered=cfg.considered, gumbel_scale=cfg.gumbel_scale)
-        seeds = rng.integers(0, 2**31, size=cfg.games_per_iteration)
+        seeds = rng.integers(*TRAINING_SEEDS, size=cfg.games_per_iteration)
         league = [_league(cfg, rng, snapshots, agents) for _ in range(cfg.games_per_iteration)]
         with torch.inference_mode(), tqdm(total=cfg.games_per_iteration, desc=f"round {rnd}: self-play") as bar:
             samples, st = search_games(lambda s: gdef.new_game(cfg.players, s), seeds, [l[0] for l in league],
