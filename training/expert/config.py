@@ -99,6 +99,9 @@ class ExpertConfig:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
                 raise ConfigError(f"expert config: {name} must be a number >= 0, got {v!r}")
             setattr(self, name, float(v))
+        if self.eval_seed + self.eval_games * (self.iterations + 1) > 2**31:
+            raise ConfigError(f"expert config: screening seeds eval_seed .. eval_seed + eval_games * "
+                              f"(iterations + 1) must stay below 2**31 (training's range), got {self.eval_seed}")
         if self.warm_epsilon > 1:
             raise ConfigError(f"expert config: warm_epsilon must lie in [0, 1], got {self.warm_epsilon}")
         if not isinstance(self.hidden, (list, tuple)) or len(self.hidden) < 1 or \
