@@ -104,6 +104,28 @@ def _check_no_hidden(app, gid: str, seat: int, answer: dict) -> None:
     assert log == expect
     if seat != session.to_move:
         assert view["options"] == []
+    _check_turns(session, seat, view["turns"])
+    assert (view["end"] is None) == (not g.is_terminal)
+
+
+def _check_turns(session, seat: int, turns: list) -> None:
+    """The log in players' words as ``seat`` may see it: the session's own lines (a line of an
+    older round without its decisions), and no other seat's Plan pick before its reveal, in a
+    line or in a decision under it."""
+    want = session.turns(seat)
+    assert [(t["round"], t["player"], t["text"]) for t in turns] == [(t["round"], t["player"], t["text"]) for t in want]
+    for got, full in zip(turns, want):
+        assert got["steps"] is None or got["steps"] == full["steps"]
+    g = session.game
+    for t in turns:
+        if t["player"] == seat:
+            continue
+        for st in t["steps"] or []:
+            if st["kind"] == "plan":
+                assert st["text"] == "chose a sector in secret", st
+        pb = L.S_PLAYERS + t["player"] * L.P_SIZE
+        if not g.is_terminal and t["round"] == g.round + 1 and g.state[pb + L.P_PLAN] >= 0:
+            assert t["text"].endswith("chose a sector in secret"), t["text"]     # not yet revealed
 
 
 def test_page_static_and_meta(client):
@@ -156,14 +178,44 @@ def test_play_a_game_with_no_hidden_information_in_any_answer(app, client, monke
                 assert hint.status_code == 200
                 _check_secrets_absent(g, hint.json(), "a hint")
             assert client.get(f"/api/games/{gid}/export?token={tok}").status_code == 409
+            assert client.post(f"/api/games/{gid}/replay", json={"token": tok}).status_code == 409
+            assert client.post(f"/api/games/{gid}/again", json={"token": tok}).status_code == 409
+            for who, q in ((tok, 0), (None, -1)):
+                full = client.get(f"/api/games/{gid}/turns" + (f"?token={who}" if who else "")).json()
+                _check_secrets_absent(g, full, "the whole log")
+                for name in _forbidden(app, gid, q):
+                    assert name not in json.dumps(full), f"hidden card {name!r} in the log to seat {q}"
+                _check_turns(app.state.store.games[gid].session, q, full["turns"])
     g = app.state.store.games[gid].session.game
     assert st["view"]["seed"] == BIG_SEED       # shown once the game is over, for replays
     assert st["view"]["result"]["scores"] == [int(x) for x in g.scores()]
     assert "<svg" in st["svg"] and 'data-place="' in st["svg"]
     save = client.get(f"/api/games/{gid}/export?token={tok}")
     assert save.status_code == 200 and save.json()["game"]["actions"] == g.history
+    # the end screen's data: the engine's scores and points, the seed now that the game is over
+    session = app.state.store.games[gid].session
+    end = st["view"]["end"]
+    assert end == json.loads(json.dumps(session.end_summary(0)))
+    assert end["scores"] == [int(x) for x in g.scores()] and end["winners"] == g.winners()
+    assert end["points_by_source"]["players"] == g.points_by_source()
+    assert end["score_by_round"][-1] == end["scores"] and end["seed"] == BIG_SEED
+    full = client.get(f"/api/games/{gid}/turns?token={tok}").json()["turns"]
+    assert full == json.loads(json.dumps(session.turns(0))) and all(t["steps"] for t in full)
+    assert sum(t["steps"] is None for t in st["view"]["turns"]) > 0          # older rounds folded away
+    rp = client.post(f"/api/games/{gid}/replay", json={"token": tok})
+    assert rp.status_code == 200, rp.text
+    assert rp.json()["steps"] == len(g.history) and rp.json()["final_scores"] == end["scores"]
+    last = client.get(f"/api/replays/{rp.json()['id']}?step={len(g.history)}").json()
+    assert last["view"]["end"]["scores"] == end["scores"]
+    assert last["view"]["seats"][0]["agent"] == "person"
+    again = client.post(f"/api/games/{gid}/again", json={"token": tok})
+    assert again.status_code == 200, again.text
+    fresh = again.json()
+    assert fresh["id"] != gid and set(fresh["tokens"]) == {"0"}
+    assert fresh["state"]["view"]["seed"] is None and fresh["state"]["view"]["decisions"] == 0
+    assert app.state.store.games[fresh["id"]].session.seats == session.seats
     games = client.get("/api/games").json()["games"]
-    assert [x["id"] for x in games] == [gid] and games[0]["over"] and "tokens" not in json.dumps(games)
+    assert [x["id"] for x in games] == [fresh["id"], gid] and games[1]["over"] and "tokens" not in json.dumps(games)
 
 
 def test_games_without_a_seed_are_dealt_afresh(client):
@@ -185,7 +237,7 @@ def _deal_of(seed: int, seat: int = 0) -> list[str]:
 
 def test_a_seat_cannot_rebuild_the_deal_from_what_it_receives(app, client):
     """The attack: gather every answer one seat gets (its game, moves, bot moves, spectating,
-    the game list, meta, hints, refused exports), try every number in them and the small seeds
+    the game list, meta, hints, the whole log, refused exports, replays and rematches), try every number in them and the small seeds
     as the game seed, and read the opponent's hand from the deal that matches the seat's own."""
     r = client.post("/api/games", json={"seats": ["human", "greedy"]})
     new = r.json()
@@ -203,7 +255,10 @@ def test_a_seat_cannot_rebuild_the_deal_from_what_it_receives(app, client):
         received.append(r.json())
         st = r.json()["state"]
     received += [client.get(f"/api/games/{gid}").json(), client.get(f"/api/games/{gid}?token={tok}").json(),
-                 client.get("/api/games").json(), client.get(f"/api/games/{gid}/export?token={tok}").json()]
+                 client.get("/api/games").json(), client.get(f"/api/games/{gid}/export?token={tok}").json(),
+                 client.get(f"/api/games/{gid}/turns?token={tok}").json(), client.get(f"/api/games/{gid}/turns").json(),
+                 client.post(f"/api/games/{gid}/replay", json={"token": tok}).json(),
+                 client.post(f"/api/games/{gid}/again", json={"token": tok}).json()]
     game = app.state.store.games[gid].session.game
     assert not game.is_terminal
     mine = [c["name"] for c in new["state"]["view"]["players"][0]["hand"]]

@@ -146,7 +146,8 @@ def end_summary(game: Any, steps: Sequence[Any], words: TurnWords, who: Callable
     place), ``tiebreak`` (:func:`_tiebreak`'s dict when the top score is shared, else None),
     ``points_by_source`` (``sources``: ``[{key, label}]``, ``players``: one dict per seat, the
     engine's ``points_by_source()``), ``score_by_round`` (:func:`score_by_round`, one row per
-    round 0..``rounds``), ``seed`` (the game is over: a replay needs it) and ``decisions``."""
+    round 0..``rounds``), ``seed`` (the game is over: a replay needs it; ``seed_text``, the same
+    as text, stays exact in JavaScript, whose numbers hold 53 bits) and ``decisions``."""
     scores = [int(x) for x in game.scores()]
     winners = [int(p) for p in game.winners()]
     keys = [[int(x) for x in row] for row in game.tiebreak_keys()]
@@ -165,4 +166,4 @@ def end_summary(game: Any, steps: Sequence[Any], words: TurnWords, who: Callable
             "points_by_source": {"sources": [{"key": k, "label": words.point_sources.get(k, k)} for k in present],
                                  "players": by_source},
             "score_by_round": score_by_round(steps, start_scores, rounds),
-            "seed": int(game.seed), "decisions": len(game.history)}
+            "seed": int(game.seed), "seed_text": str(int(game.seed)), "decisions": len(game.history)}

@@ -597,7 +597,6 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
             raise WebError(400, f"step must be 0..{len(rec['actions'])}, got {step}")
         session = _replay_session(rec, step)
         view = session.view(SPECTATOR)
-        _trim_turns(view)
         return {"id": rid, "step": step, "steps": len(rec["actions"]), "view": view,
                 "svg": to_svg(build_scene(view))}
 

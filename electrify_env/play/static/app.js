@@ -3,7 +3,8 @@
 const $ = (id) => document.getElementById(id);
 let META = null;
 const G = { id: null, tokens: {}, state: null, seat: -1, busy: false, paused: false, timer: null,
-            shownSeat: null, replay: null };
+            shownSeat: null, replay: null, openTurns: new Set(), fullTurns: null };
+const SVGNS = "http://www.w3.org/2000/svg";
 
 async function api(method, path, body) {
   const opt = { method, headers: {} };
@@ -158,7 +159,7 @@ function tokenFor(view) {
 }
 async function openGame(id, tokens) {
   clearTimeout(G.timer);
-  Object.assign(G, { id, tokens, replay: null, paused: false, shownSeat: null });
+  Object.assign(G, { id, tokens, replay: null, paused: false, shownSeat: null, openTurns: new Set(), fullTurns: null });
   $("replay-controls").hidden = true; $("controls").hidden = false;
   show("play");
   const tok = tokenFor(null);
@@ -212,13 +213,8 @@ function render(st) {
     const opts = byPlace[el.dataset.place];
     if (opts) { el.classList.add("legal"); el.onclick = () => choose(opts); }
   }
-  const log = $("log"); log.innerHTML = "";
-  for (const e of v.log.slice(-200).reverse()) {
-    const li = document.createElement("li"); li.value = e.index + 1;
-    li.textContent = `r${e.round} ${e.who}: ${e.text}`;
-    if (e.seat === st.seat) li.className = "mine";
-    log.appendChild(li);
-  }
+  renderLog(v.turns || [], st.seat, v.decisions);
+  renderEnd(v);
   // hot-seat: several people at this browser take turns
   const people = Object.keys(G.tokens).length;
   const ho = $("handover");
@@ -229,6 +225,153 @@ function render(st) {
   }
   if (!G.replay) { G.shownSeat = st.seat; scheduleBots(); }
 }
+// ---- the log in players' words -----------------------------------------------------------
+function turnKey(t) { return t.round + "," + t.player; }
+function fillSteps(ol, steps) {
+  ol.innerHTML = "";
+  for (const s of steps) {
+    const li = document.createElement("li"); li.value = s.index + 1; li.textContent = s.text;
+    li.className = "step step-" + s.kind; ol.appendChild(li);
+  }
+}
+async function loadFullTurns(decisions) {
+  // every line with its decisions (the state carries them for the last rounds only)
+  if (G.fullTurns && G.fullTurns.decisions === decisions) return G.fullTurns.turns;
+  const tok = G.replay ? null : tokenFor(G.state && G.state.view);
+  const path = G.replay ? null : `/api/games/${G.id}/turns` + (tok ? "?token=" + encodeURIComponent(tok) : "");
+  if (!path) return [];
+  const r = await api("GET", path);
+  G.fullTurns = { decisions, turns: r.turns };
+  return r.turns;
+}
+function renderLog(turns, seat, decisions) {
+  // one details element per turn, grouped by round (newest round first), the decisions folded
+  const box = $("log"); box.innerHTML = "";
+  const rounds = [...new Set(turns.map((t) => t.round))].sort((a, b) => b - a);
+  for (const r of rounds) {
+    const sec = document.createElement("section"); sec.className = "log-round"; sec.dataset.round = r;
+    const h = document.createElement("h4"); h.textContent = r === 0 ? "Setup" : "Round " + r; sec.appendChild(h);
+    for (const t of turns.filter((x) => x.round === r)) {
+      const d = document.createElement("details");
+      d.className = "turn" + (t.player === seat ? " mine" : "") + (t.done ? "" : " current");
+      d.dataset.round = t.round; d.dataset.player = t.player;
+      const sum = document.createElement("summary"); sum.className = `turn-line p${t.player}`; sum.textContent = t.text;
+      d.appendChild(sum);
+      const ol = document.createElement("ol"); ol.className = "steps"; d.appendChild(ol);
+      if (t.steps) fillSteps(ol, t.steps);
+      else { const li = document.createElement("li"); li.textContent = `${t.n_steps} decision(s): open to load`; ol.appendChild(li); }
+      const key = turnKey(t);
+      if (G.openTurns.has(key)) d.open = true;
+      d.ontoggle = async () => {
+        if (!d.open) { G.openTurns.delete(key); return; }
+        G.openTurns.add(key);
+        if (!t.steps) {
+          try {
+            const full = (await loadFullTurns(decisions)).find((x) => turnKey(x) === key);
+            if (full) fillSteps(ol, full.steps);
+          } catch (e) { say(e.message); }
+        }
+      };
+      sec.appendChild(d);
+    }
+    box.appendChild(sec);
+  }
+}
+
+// ---- the end of the game ----------------------------------------------------------------
+const MARKS = ["circle", "square", "triangle", "diamond"];
+function mark(kind, x, y, cls) {
+  // a marker shape per player, so a line is told apart by more than its colour
+  let el;
+  if (kind === "circle") { el = document.createElementNS(SVGNS, "circle"); el.setAttribute("cx", x); el.setAttribute("cy", y); el.setAttribute("r", 3.5); }
+  else if (kind === "square") { el = document.createElementNS(SVGNS, "rect"); el.setAttribute("x", x - 3.5); el.setAttribute("y", y - 3.5); el.setAttribute("width", 7); el.setAttribute("height", 7); }
+  else {
+    const pts = kind === "triangle" ? [[x, y - 4.5], [x + 4.5, y + 3.5], [x - 4.5, y + 3.5]]
+                                    : [[x, y - 5], [x + 5, y], [x, y + 5], [x - 5, y]];
+    el = document.createElementNS(SVGNS, "polygon"); el.setAttribute("points", pts.map((p) => p.join(",")).join(" "));
+  }
+  el.setAttribute("class", cls); return el;
+}
+function scoreChart(rows, names) {
+  // score at the end of each round, one line per player: inline SVG, no library
+  const W = 380, H = 210, L = 34, R = 10, T = 10, B = 34;
+  const n = names.length, last = rows.length - 1;
+  const top = Math.max(5, ...rows.flat());
+  const x = (r) => L + (W - L - R) * r / Math.max(1, last);
+  const y = (s) => T + (H - T - B) * (1 - s / top);
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`); svg.setAttribute("role", "img"); svg.id = "score-chart";
+  svg.setAttribute("aria-label", "score by round: " + names.map((nm, p) => `${nm} ${rows[last][p]}`).join(", "));
+  const add = (tag, attrs, text) => {
+    const el = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    if (text !== undefined) el.textContent = text;
+    svg.appendChild(el); return el;
+  };
+  const step = top > 40 ? 20 : (top > 20 ? 10 : 5);
+  for (let s = 0; s <= top; s += step) {
+    add("line", { x1: L, x2: W - R, y1: y(s), y2: y(s), class: "grid" });
+    add("text", { x: L - 4, y: y(s) + 4, "text-anchor": "end", class: "axis" }, String(s));
+  }
+  for (let r = 0; r <= last; r += (last > 6 ? 2 : 1)) add("text", { x: x(r), y: H - B + 16, "text-anchor": "middle", class: "axis" }, String(r));
+  add("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle", class: "axis" }, "round");
+  for (let p = 0; p < n; p++) {
+    const pts = rows.map((row, r) => `${x(r)},${y(row[p])}`).join(" ");
+    add("polyline", { points: pts, class: `series p${p}`, "data-player": p });
+    rows.forEach((row, r) => { const m = mark(MARKS[p % MARKS.length], x(r), y(row[p]), `dot p${p}`); svg.appendChild(m); });
+  }
+  return svg;
+}
+function renderEnd(v) {
+  const box = $("end");
+  const e = v.end;
+  if (!e) { box.hidden = true; return; }
+  box.hidden = false;
+  const names = v.seats.map((s) => (s.seat === G.seat ? "you" : s.who));
+  const tb = $("end-scores").querySelector("tbody"); tb.innerHTML = "";
+  for (const r of e.ranking) {
+    const tr = document.createElement("tr"); tr.dataset.player = r.player;
+    tr.className = `p${r.player}` + (e.winners.includes(r.player) ? " winner" : "");
+    for (const c of [r.place === 1 && e.winners.includes(r.player) ? "1 (wins)" : String(r.place), names[r.player], String(r.score)]) {
+      const td = document.createElement("td"); td.textContent = c; tr.appendChild(td);
+    }
+    tb.appendChild(tr);
+  }
+  $("end-tiebreak").textContent = e.tiebreak ? "Tie-break: " + e.tiebreak.text : "";
+  $("end-solo").textContent = e.solo ? `Final score ${e.solo.final_score} (${e.solo.score} points + ${e.solo.star_points} for ${e.solo.stars} star(s)) against a target of ${e.solo.target}: ${e.solo.won ? "won" : "lost"}` : "";
+  $("end-seed").textContent = `Seed ${e.seed_text}, ${e.decisions} decisions: the same deal again with this seed.`;
+  const src = $("end-sources");
+  const head = src.querySelector("thead"); head.innerHTML = "";
+  const hr = document.createElement("tr");
+  for (const c of ["source"].concat(names)) { const th = document.createElement("th"); th.textContent = c; hr.appendChild(th); }
+  head.appendChild(hr);
+  const body = src.querySelector("tbody"); body.innerHTML = "";
+  for (const s of e.points_by_source.sources) {
+    const tr = document.createElement("tr"); tr.dataset.source = s.key;
+    const th = document.createElement("th"); th.textContent = s.label; tr.appendChild(th);
+    e.points_by_source.players.forEach((row) => { const td = document.createElement("td"); td.textContent = String(row[s.key] || 0); tr.appendChild(td); });
+    body.appendChild(tr);
+  }
+  const tot = document.createElement("tr"); tot.className = "total";
+  const th = document.createElement("th"); th.textContent = "total"; tot.appendChild(th);
+  e.points_by_source.players.forEach((row) => {
+    const td = document.createElement("td"); td.textContent = String(Object.values(row).reduce((a, b) => a + b, 0)); tot.appendChild(td);
+  });
+  body.appendChild(tot);
+  const chart = $("end-chart"); chart.innerHTML = "";
+  chart.appendChild(scoreChart(e.score_by_round, names));
+  const legend = document.createElement("ul"); legend.className = "legend";
+  names.forEach((nm, p) => {
+    const li = document.createElement("li"); li.className = `p${p}`;
+    li.textContent = `${["\u25cf", "\u25a0", "\u25b2", "\u25c6"][p % 4]} ${nm}: ${e.scores[p]}`; legend.appendChild(li);
+  });
+  chart.appendChild(legend);
+  $("end-buttons").hidden = !!G.replay;
+  const tok = tokenFor(v) || "";
+  $("end-save").href = `/api/games/${G.id}/export?token=` + encodeURIComponent(tok);
+  $("end-save").download = `electrify-${G.id}.json`;
+}
+
 function choose(opts) {
   if (opts.length === 1) { play(opts[0].action); return; }
   const m = $("menu"); m.innerHTML = ""; m.hidden = false;
@@ -265,16 +408,19 @@ async function botStep() {
 
 // ---- replays ----------------------------------------------------------------------------
 async function openReplay(text, index) {
-  try {
-    const r = await api("POST", "/api/replays", { text, game: index });
-    G.replay = r; G.replay.step = 0; G.tokens = {}; G.id = null;
-    const sel = $("rp-round"); sel.innerHTML = "";
-    for (const [round, step] of Object.entries(r.rounds)) {
-      const o = document.createElement("option"); o.value = step; o.textContent = round; sel.appendChild(o);
-    }
-    $("replay-controls").hidden = false; $("controls").hidden = true;
-    show("play"); await replayTo(0);
-  } catch (e) { say(e.message); alert(e.message); }
+  try { await showReplay(await api("POST", "/api/replays", { text, game: index })); }
+  catch (e) { say(e.message); alert(e.message); }
+}
+async function showReplay(r) {
+  // the replay viewer over a replay id (an arena record, or a finished game of this server)
+  clearTimeout(G.timer);
+  G.replay = r; G.replay.step = 0; G.tokens = {}; G.id = null; G.openTurns = new Set(); G.fullTurns = null;
+  const sel = $("rp-round"); sel.innerHTML = "";
+  for (const [round, step] of Object.entries(r.rounds)) {
+    const o = document.createElement("option"); o.value = step; o.textContent = round; sel.appendChild(o);
+  }
+  $("replay-controls").hidden = false; $("controls").hidden = true;
+  show("play"); await replayTo(0);
 }
 async function replayTo(step) {
   const R = G.replay;
@@ -340,6 +486,20 @@ $("pause").onclick = () => {
   if (!G.paused) scheduleBots();
 };
 $("handover-btn").onclick = () => refresh();
+$("end-replay").onclick = async () => {
+  try {
+    const tok = tokenFor(G.state.view);
+    await showReplay(await api("POST", `/api/games/${G.id}/replay`, tok ? { token: tok } : {}));
+  } catch (e) { say(e.message); }
+};
+$("end-again").onclick = async () => {
+  try {
+    const tok = tokenFor(G.state.view);
+    const r = await api("POST", `/api/games/${G.id}/again`, tok ? { token: tok } : {});
+    remember(r.id, r.tokens, r.state.view.seats.map((s) => s.agent));
+    location.hash = "game=" + r.id + "&tokens=" + encodeURIComponent(tokenText(r.tokens));
+  } catch (e) { say(e.message); }
+};
 $("rp-first").onclick = () => replayTo(0);
 $("rp-back").onclick = () => replayTo(G.replay.step - 1);
 $("rp-next").onclick = () => replayTo(G.replay.step + 1);
