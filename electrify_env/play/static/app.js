@@ -328,6 +328,7 @@ function renderEnd(v) {
   if (!e) { box.hidden = true; return; }
   box.hidden = false;
   const names = v.seats.map((s) => (s.seat === G.seat ? "you" : s.who));
+  const short = v.seats.map((s) => (s.seat === G.seat ? "you" : "player " + s.seat));   // column heads
   const tb = $("end-scores").querySelector("tbody"); tb.innerHTML = "";
   for (const r of e.ranking) {
     const tr = document.createElement("tr"); tr.dataset.player = r.player;
@@ -343,7 +344,10 @@ function renderEnd(v) {
   const src = $("end-sources");
   const head = src.querySelector("thead"); head.innerHTML = "";
   const hr = document.createElement("tr");
-  for (const c of ["source"].concat(names)) { const th = document.createElement("th"); th.textContent = c; hr.appendChild(th); }
+  const corner = document.createElement("th"); corner.textContent = "source"; hr.appendChild(corner);
+  short.forEach((nm, p) => {
+    const th = document.createElement("th"); th.textContent = nm; th.title = names[p]; th.className = `p${p}`; hr.appendChild(th);
+  });
   head.appendChild(hr);
   const body = src.querySelector("tbody"); body.innerHTML = "";
   for (const s of e.points_by_source.sources) {
@@ -359,11 +363,12 @@ function renderEnd(v) {
   });
   body.appendChild(tot);
   const chart = $("end-chart"); chart.innerHTML = "";
-  chart.appendChild(scoreChart(e.score_by_round, names));
+  chart.appendChild(scoreChart(e.score_by_round, short));
   const legend = document.createElement("ul"); legend.className = "legend";
   names.forEach((nm, p) => {
     const li = document.createElement("li"); li.className = `p${p}`;
-    li.textContent = `${["\u25cf", "\u25a0", "\u25b2", "\u25c6"][p % 4]} ${nm}: ${e.scores[p]}`; legend.appendChild(li);
+    li.textContent = `${["\u25cf", "\u25a0", "\u25b2", "\u25c6"][p % 4]} ${short[p]}: ${e.scores[p]}`; li.title = nm;
+    legend.appendChild(li);
   });
   chart.appendChild(legend);
   $("end-buttons").hidden = !!G.replay;
