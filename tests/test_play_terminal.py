@@ -338,3 +338,41 @@ def test_play_runs_from_a_parent_parser_like_the_electrify_command(capsys):
     assert play(bad, pl, input_fn=Script(None, []), console=_console()) == 2
     assert capsys.readouterr().err.strip().splitlines()[-1].startswith(
         "electrify play: error: argument --players: ")
+
+
+def test_finished_turns_are_printed_once_in_players_words_and_the_end_sums_up():
+    from electrify_env.play.terminal import turn_lines
+    session = PlaySession(seats=["human", "random"], seed=12)
+    con = _console(width=600)                     # lines unwrapped
+    chooser = _seeded_chooser(session, 12)
+    seen = {"n": 0, "at": None, "listing": None}
+
+    def answer(prompt: str) -> str:
+        seen["n"] += 1
+        if seen["n"] == 40:                       # `l 2`: the last two turns, with their decisions
+            seen["at"] = len(_out(con))
+            seen["want"] = [ln for t in session.turns(0)[-2:] for ln in turn_lines(t, steps=True)]
+            return "l 2"
+        if seen["n"] == 41:
+            seen["listing"] = _out(con)[seen["at"]:len(_out(con))]
+        return chooser(prompt)
+
+    assert run(session, answer, con) is True
+    out = _out(con)
+    listing = seen["listing"]
+    assert [ln.strip() for ln in listing.splitlines() if ln.strip() and "player 0 [" not in ln] == \
+        [ln.strip() for ln in seen["want"]]
+    assert any(ln.startswith("    - ") for ln in seen["want"])
+    # outside the listing every finished turn is printed once, in the order played
+    rest = out[:seen["at"]] + out[seen["at"] + len(listing):]
+    printed = [ln for ln in rest.splitlines() if re.match(r"round \d+: (You|Player \d) ", ln)]
+    assert printed == [f"round {t['round']}: {t['text']}" for t in session.turns(0)]
+    assert any(ln.startswith("round 3: You ") for ln in printed)
+    g = session.game
+    for p, row in enumerate(g.points_by_source()):
+        who = "player 0 (you)" if p == 0 else "player 1 (random)"
+        assert (f"{who}: demand cards {row['demand_basic']}, priority rewards {row['demand_priority']}, "
+                f"research spaces {row['research_space']}, research group bonuses {row['research_group']}") in out
+    rows = session.end_summary()["score_by_round"]
+    assert f"player 0 (you): {' '.join(str(r[0]) for r in rows[1:])}" in out
+    assert rows[-1] == [int(x) for x in g.scores()]
