@@ -3,8 +3,10 @@
 numba's ``cache=True`` keys a cached function on its own source file.  The engine's functions
 read constants from ``layout.py`` and call each other across files, so an edit to one engine file
 (``START_FOSSIL = 5`` in ``layout.py``) would leave every other file's cached code stale.  This
-module gives every function defined under ``electrify_env/engine/`` and the bots' kernels
-``electrify_env/kernels/`` (which call the engine) its own numba cache locator,
+module gives every function defined under ``electrify_env/engine/``, the bots' kernels
+``electrify_env/kernels/`` (which call the engine), the Gizmos engine
+``electrify_env/gizmos/engine/`` and the engine pieces both games share,
+``electrify_env/common/engine/`` (which the engines call), its own numba cache locator,
 :class:`EngineCacheLocator`, whose *source stamp* is a hash of all those sources
 (:func:`engine_source_digest`): numba itself then discards any cached function compiled from
 other sources, wherever the cache lives.  Functions outside the engine keep numba's own
@@ -47,8 +49,12 @@ KERNELS_DIR = PACKAGE_DIR / "kernels"
 #: the Gizmos rules engine: cached the same way (its modules are named ``gz_*``, so its cache
 #: files never share a name with the Electrify engine's)
 GIZMOS_ENGINE_DIR = PACKAGE_DIR / "gizmos" / "engine"
-#: every folder whose jitted functions the engine locator caches
-JIT_DIRS = (ENGINE_DIR, KERNELS_DIR, GIZMOS_ENGINE_DIR)
+#: the game-independent engine pieces (the generator, the mask helpers): both engines call them,
+#: so they are cached under the same stamp
+COMMON_ENGINE_DIR = PACKAGE_DIR / "common" / "engine"
+#: every folder whose jitted functions the engine locator caches (module names are unique across
+#: them: a cache file is named after its module)
+JIT_DIRS = (ENGINE_DIR, KERNELS_DIR, GIZMOS_ENGINE_DIR, COMMON_ENGINE_DIR)
 #: the source stamp of every cached engine function is this prefix + engine_source_digest()
 STAMP_PREFIX = "electrify-engine-sources:"
 #: the locator's import path, for numba's NUMBA_CACHE_LOCATOR_CLASSES setting
@@ -217,9 +223,9 @@ def with_engine_locator(classes: str) -> str:
 
 
 class EngineCacheLocator(_caching._CacheLocator):
-    """numba cache locator of the functions defined under ``electrify_env/engine/`` and
-    ``electrify_env/kernels/``: caches go to :func:`cache_folder`, stamped with the hash of all
-    their sources."""
+    """numba cache locator of the functions defined in the folders of :data:`JIT_DIRS` (the
+    engines, the kernels, the shared engine pieces): caches go to :func:`cache_folder`, stamped
+    with the hash of all their sources."""
 
     def __init__(self, py_func, py_file: str) -> None:
         self._py_file = py_file

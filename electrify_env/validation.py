@@ -11,6 +11,7 @@ Ranges (one definition each):
 player counts    2, 3 or 4; 1 only in a solo scenario game (:func:`check_players`)
 seeds            integers 0 .. ``MAX_SEED`` = 2**62 - 1 (:func:`check_seed`)
 game counts      positive integers (:func:`check_count`)
+real numbers     finite ints, floats or numpy numbers (:func:`check_float`)
 action ids       integers 0 .. ``N_ACTIONS`` - 1 (:func:`check_action`)
 tech packs       a pack name or path, or a sequence of them (:func:`check_tech_packs`)
 ================ ===========================================================================
@@ -20,6 +21,8 @@ are refused rather than converted.
 """
 from __future__ import annotations
 
+import math
+import numbers
 import operator
 from pathlib import Path
 
@@ -49,6 +52,21 @@ def as_int(value, name: str) -> int:
         return operator.index(value)
     except TypeError:
         raise InvalidArgumentError(f"{name} must be an integer, got {value!r}") from None
+
+
+def check_float(name: str, value) -> float:
+    """A finite real number as a float: an int, a float or a numpy number; bools, strings, None,
+    arrays, nan, infinities and ints beyond float range raise :class:`InvalidArgumentError`
+    naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InvalidArgumentError(f"{name} must be a number, got {value!r:.80}")
+    try:
+        v = float(value)
+    except OverflowError:
+        raise InvalidArgumentError(f"{name} must be finite, got a number beyond float range") from None
+    if not math.isfinite(v):
+        raise InvalidArgumentError(f"{name} must be finite, got {value!r}")
+    return v
 
 
 def check_players(n_players, solo: bool = False, name: str = "n_players") -> int:

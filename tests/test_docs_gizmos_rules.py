@@ -30,6 +30,27 @@ def test_every_engine_function_the_page_names_exists():
     assert not missing, f"docs/gizmos/rules.md names what the engine does not define: {missing}"
 
 
+def test_every_full_name_the_page_names_exists():
+    """Every backquoted ``electrify_env.`` dotted name (the shared generator, ``Game.copy``)
+    imports: the longest importable module prefix, then attributes."""
+    names = sorted(set(re.findall(r"`(electrify_env\.[A-Za-z0-9_.]+)`", PAGE)))
+    assert "electrify_env.common.engine.rng.rng_seed" in names
+    missing = []
+    for name in names:
+        parts = name.split(".")
+        for i in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:i]))
+            except ModuleNotFoundError:
+                continue
+            for attr in parts[i:]:
+                obj = getattr(obj, attr, None)
+            if obj is None:
+                missing.append(name)
+            break
+    assert not missing, f"docs/gizmos/rules.md names what the package does not define: {missing}"
+
+
 def test_every_test_the_page_names_exists_and_every_ruling_has_one():
     named = {t for t in re.findall(r"\b(test_g\d+[A-Za-z0-9_]*)", PAGE) if not t.endswith("_")}  # `-k test_g13_`
     defined = set(re.findall(r"^def (test_g\d+[A-Za-z0-9_]*)", RULING_TESTS, flags=re.M))

@@ -13,11 +13,12 @@ import pytest
 
 from electrify_env.agents.greedy import DEFAULT_WEIGHTS, GreedyWeights, load_weights
 from electrify_env import Game
+from electrify_env.common.engine.rng import rng_next
+from electrify_env.engine.layout import S_RNG
 from electrify_env.kernels import batch as B
 from electrify_env.kernels import league
 from electrify_env.kernels.batch import sample_legal
 from electrify_env.engine.playout import pick_random
-from electrify_env.engine.rng import rng_next
 from electrify_env.kernels.search import N_WEIGHTS
 from electrify_env.envs import SEAT_ENV_ID, ElectrifyVectorEnv
 from electrify_env.envs.vector import make_seat_vector_env
@@ -48,7 +49,7 @@ def reference_opponents(game: Game, seat: int, specs: list[str], W: np.ndarray) 
             if n_legal == 1:
                 a = int(np.flatnonzero(mask)[0])
             else:
-                seeds = np.array([rng_next(game.state)], dtype=np.int64)
+                seeds = np.array([rng_next(game.state, S_RNG)], dtype=np.int64)
                 out = np.zeros(1, dtype=np.int64)
                 league.greedy_actions(game.state[None], T, W, np.zeros(1, dtype=np.int64), seeds, out)
                 a = int(out[0])

@@ -14,6 +14,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
 
 import electrify_env  # noqa: F401  (registers Gizmos-v0)
+from electrify_env.common.engine.legal import pick_legal, sample_legal
+from electrify_env.common.engine.rng import next_seed, rng_below
 from electrify_env.gizmos import Game
 from electrify_env.gizmos.cards import DEFAULT_CARDS, compile_card_set
 from electrify_env.gizmos.engine import gz_batch as B
@@ -28,7 +30,7 @@ from electrify_env.validation import IllegalActionError, InvalidArgumentError
 def random_actions(masks, rng):
     """One uniformly random legal id per row."""
     out = np.empty(len(masks), dtype=np.int64)
-    B.sample_legal(np.ascontiguousarray(masks).view(np.uint8), rng.random(len(masks)), out)
+    sample_legal(np.ascontiguousarray(masks).view(np.uint8), rng.random(len(masks)), out)
     return out
 
 
@@ -50,7 +52,7 @@ class Opponents:
     def pick(self, mask: np.ndarray) -> int:
         """The id the vector env's opponent plays at ``mask``."""
         m = np.ascontiguousarray(mask).view(np.uint8)
-        return int(B.pick_legal(m, B.gz_below(self.rng, np.int64(int(m.sum())))))
+        return int(pick_legal(m, rng_below(self.rng, L.S_RNG, np.int64(int(m.sum())))))
 
 
 class MirrorOpponent:
@@ -180,7 +182,7 @@ def test_every_row_is_a_legal_game_replayed_in_game_across_autoresets(n_players,
             for a in g.history:
                 replay.step(a)
             assert replay.done and np.array_equal(replay.state, g.state)
-            assert env.seeds[i] == B.next_seed(g.state.copy())
+            assert env.seeds[i] == next_seed(g.state.copy(), L.S_RNG)
             seats.add(seat)
             rows[i] = start(i)
             finished += 1

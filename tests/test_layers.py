@@ -13,6 +13,12 @@ engine ``electrify_env.gizmos.engine`` is in the engine layer and imports only n
 itself; its core (``game``, ``position``, ``decision``, ``cards``, ``actions``, ``demo``) imports its engine
 and, of the rest of the package, only the game-independent core modules of ``SHARED_CORE``; its
 env adapters ``electrify_env.gizmos.envs`` are in the envs layer under the same rule.
+
+The game-independent code both games import is ``electrify_env.common``: ``common.engine`` (the
+random generator, the offset allocator, the mask helpers) in the engine layer, importing only
+numba, numpy and itself; ``common.envs`` (the illegal-action wrapper) in the envs layer,
+importing of the package only ``common`` and the ``SHARED_CORE`` modules.  A Gizmos module may
+import them as it imports its own layer.
 """
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ FOLDERS = {"electrify_env": "electrify_env", "agents": "electrify_env.agents",
 LAYERS = ["engine", "kernels", "core", "envs", "agents", "training", "top"]
 #: module-name prefix -> layer (longest prefix wins); any other electrify_env module is core
 PREFIXES = {"electrify_env.engine": "engine", "electrify_env.gizmos.engine": "engine", "electrify_env.kernels": "kernels",
+            "electrify_env.common": "engine", "electrify_env.common.envs": "envs",
             "electrify_env.gizmos.envs": "envs",
             "electrify_env.envs": "envs", "electrify_env.agents": "agents",
             "electrify_env.training": "training", "electrify_env.play": "top",
@@ -40,6 +47,9 @@ SHARED_CORE = {"electrify_env.validation", "electrify_env.paths", "electrify_env
                "electrify_env.seatview", "electrify_env.resolver"}
 GIZMOS = "electrify_env.gizmos"
 GIZMOS_ENGINE = "electrify_env.gizmos.engine"
+#: the game-independent code, and its engine part (what every game's engine may import)
+COMMON = "electrify_env.common"
+COMMON_ENGINE = "electrify_env.common.engine"
 ALLOWED_UPWARD = {("electrify_env", "electrify_env.envs"), ("electrify_env", "electrify_env.envs.electrify_v0")}
 
 
@@ -115,27 +125,48 @@ def _within(name: str, package: str) -> bool:
 
 def gizmos_violations(module: str, path: Path) -> list[str]:
     """The imports of a Gizmos module that break the Gizmos rules of the module docstring: an
-    engine module importing anything but numba, numpy and the Gizmos engine; a Gizmos core
-    module importing a module of the package outside Gizmos and ``SHARED_CORE`` (Electrify's
-    engine and core, the envs, agents, training, play)."""
+    engine module importing anything but numba, numpy, the Gizmos engine and the shared engine
+    pieces (``electrify_env.common.engine``); a Gizmos core module importing a module of the
+    package outside Gizmos, ``electrify_env.common`` and ``SHARED_CORE`` (Electrify's engine and
+    core, the envs, agents, training, play)."""
     bad = []
     for line, name, _ in imports(module, path):
         if _within(module, GIZMOS_ENGINE):
-            if not (_within(name, GIZMOS_ENGINE) or name.split(".")[0] in GIZMOS_ENGINE_EXTERNAL):
+            if not (_within(name, GIZMOS_ENGINE) or _within(name, COMMON_ENGINE)
+                    or name.split(".")[0] in GIZMOS_ENGINE_EXTERNAL):
                 bad.append(f"{path}:{line}: Gizmos engine module {module} imports {name}")
-        elif _within(module, GIZMOS) and _within(name, "electrify_env") and not _within(name, GIZMOS):
+        elif _within(module, GIZMOS) and _within(name, "electrify_env") and not _within(name, GIZMOS) \
+                and not _within(name, COMMON):
             target = _ours(name) or name
             if target not in SHARED_CORE:
                 bad.append(f"{path}:{line}: Gizmos core module {module} imports {target}")
     return bad
 
 
+def common_violations(module: str, path: Path) -> list[str]:
+    """The imports of a module of ``electrify_env.common`` that could reach a game: a
+    ``common.engine`` module importing anything but numba, numpy, typing and ``common.engine``;
+    any other ``common`` module importing a module of the package outside ``common`` and
+    ``SHARED_CORE``."""
+    bad = []
+    for line, name, _ in imports(module, path):
+        if _within(module, COMMON_ENGINE):
+            if not (_within(name, COMMON_ENGINE) or name.split(".")[0] in GIZMOS_ENGINE_EXTERNAL | {"typing"}):
+                bad.append(f"{path}:{line}: shared engine module {module} imports {name}")
+        elif _within(name, "electrify_env") and not _within(name, COMMON) and (_ours(name) or name) not in SHARED_CORE:
+            bad.append(f"{path}:{line}: shared module {module} imports {_ours(name) or name}")
+    return bad
+
+
 def test_every_module_is_in_a_layer_and_the_layers_are_visible_in_the_tree():
     assert {layer_of(m) for m in MODULES} == set(LAYERS)
-    for folder in ("engine", "kernels", "render", "envs", "play", "gizmos", "gizmos/engine"):
+    for folder in ("engine", "kernels", "render", "envs", "play", "gizmos", "gizmos/engine",
+                   "common", "common/engine", "common/envs"):
         assert (REPO / "electrify_env" / folder / "__init__.py").is_file()
     assert layer_of(GIZMOS_ENGINE + ".gz_step") == "engine"
     assert layer_of(GIZMOS + ".game") == "core"
+    assert layer_of(COMMON_ENGINE + ".rng") == "engine"
+    assert layer_of(COMMON + ".envs.wrappers") == "envs"
 
 
 def test_gizmos_engine_and_core_import_only_what_their_layer_allows():
@@ -143,6 +174,20 @@ def test_gizmos_engine_and_core_import_only_what_their_layer_allows():
     assert any(_within(m, GIZMOS_ENGINE) for m in gizmos) and GIZMOS + ".game" in gizmos
     bad = [v for m in gizmos for v in gizmos_violations(m, MODULES[m])]
     assert not bad, "Gizmos imports outside their layer:\n" + "\n".join(bad)
+
+
+def test_the_shared_code_imports_no_game():
+    """``electrify_env.common`` (what both games import) reaches no game's engine or core: its
+    engine part imports only numba, numpy and itself, the rest only ``common`` and the
+    ``SHARED_CORE`` modules; and both engines do import it."""
+    common = [m for m in MODULES if _within(m, COMMON)]
+    assert {COMMON_ENGINE + ".rng", COMMON_ENGINE + ".layouts", COMMON_ENGINE + ".legal",
+            COMMON + ".envs.wrappers"} <= set(common)
+    bad = [v for m in common for v in common_violations(m, MODULES[m])]
+    assert not bad, "shared modules importing a game:\n" + "\n".join(bad)
+    users = {_ours(name) for m in (GIZMOS_ENGINE + ".gz_setup", "electrify_env.engine.setup")
+             for _, name, _ in imports(m, MODULES[m])}
+    assert COMMON_ENGINE + ".rng" in users
 
 
 def test_no_import_runs_against_the_layers():
@@ -199,11 +244,14 @@ def test_the_check_sees_relative_and_function_level_imports(tmp_path, src, expec
 
 @pytest.mark.parametrize("module, src, flagged", [
     ("electrify_env.gizmos.engine.gz_x", "from numba import njit\nimport numpy as np\nfrom .gz_layout import S_CUR", False),
-    ("electrify_env.gizmos.engine.gz_x", "from electrify_env.engine.rng import rng_next", True),
+    ("electrify_env.gizmos.engine.gz_x", "from electrify_env.engine.layout import S_RNG", True),
+    ("electrify_env.gizmos.engine.gz_x", "from ...common.engine.rng import rng_next", False),
+    ("electrify_env.gizmos.engine.gz_x", "from ...common.envs.wrappers import TerminateIllegalAction", True),
     ("electrify_env.gizmos.engine.gz_x", "def f():\n    from ..game import Game", True),
     ("electrify_env.gizmos.engine.gz_x", "import torch", True),
     ("electrify_env.gizmos.x", "from ..validation import as_int\nfrom .engine import gz_layout", False),
     ("electrify_env.gizmos.x", "from ..engine.layout import S_CUR", True),
+    ("electrify_env.gizmos.x", "from ..common.engine.layouts import layout_tables", False),
     ("electrify_env.gizmos.x", "from ..game import Game", True),
     ("electrify_env.gizmos.x", "from electrify_env.agents import make_agent", True),
 ])
@@ -213,6 +261,25 @@ def test_the_gizmos_check_flags_imports_outside_its_rules(tmp_path, module, src,
     path = tmp_path / (module.rsplit(".", 1)[1] + ".py")
     path.write_text(src)
     assert bool(gizmos_violations(module, path)) is flagged
+
+
+@pytest.mark.parametrize("module, src, flagged", [
+    ("electrify_env.common.engine.x", "from numba import njit\nfrom .rng import mix32", False),
+    ("electrify_env.common.engine.x", "from electrify_env.engine.layout import S_RNG", True),
+    ("electrify_env.common.engine.x", "from ...validation import MAX_SEED", True),
+    ("electrify_env.common.engine.x", "import gymnasium", True),
+    ("electrify_env.common.envs.x", "import gymnasium\nfrom ...validation import check_float", False),
+    ("electrify_env.common.envs.x", "from ..engine.legal import pick_legal", False),
+    ("electrify_env.common.envs.x", "def f():\n    from ...gizmos.game import Game", True),
+    ("electrify_env.common.envs.x", "from ...envs import seat", True),
+])
+def test_the_shared_code_check_flags_imports_of_a_game(tmp_path, module, src, flagged):
+    """The checker of ``electrify_env.common`` itself: a shared engine module importing a game's
+    engine, the core or a library other than numba and numpy, or a shared envs module importing
+    a game (Gizmos, Electrify's envs) is found."""
+    path = tmp_path / (module.rsplit(".", 1)[1] + ".py")
+    path.write_text(src)
+    assert bool(common_violations(module, path)) is flagged
 
 
 #: the shared core modules that import no game's code (``electrify_env.validation`` reads
@@ -235,10 +302,12 @@ def test_the_game_free_core_modules_import_only_each_other():
 
 
 #: the shared layers: the modules every game is played through (agents, training, envs, play, the
-#: command line, the parallel runner, the game registry, the seat view and agent resolver)
+#: command line, the parallel runner, the game registry, the seat view and agent resolver) and the
+#: game-independent code every game imports (``electrify_env.common``)
 SHARED_LAYERS = ("electrify_env.agents", "electrify_env.training", "electrify_env.envs",
                  "electrify_env.play", "electrify_env.cli", "electrify_env.parallel",
-                 "electrify_env.games", "electrify_env.resolver", "electrify_env.seatview")
+                 "electrify_env.games", "electrify_env.resolver", "electrify_env.seatview",
+                 "electrify_env.common")
 #: the game packages besides Electrify's core (a shared layer reaches them only through the import
 #: paths written as strings in electrify_env/games.py)
 GAME_PACKAGES = (GIZMOS,)

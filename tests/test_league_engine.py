@@ -12,7 +12,8 @@ from electrify_env.agents.greedy import SEED_LIMIT, GreedyAgent, load_weights
 from electrify_env import Game
 from electrify_env.engine import layout as L
 from electrify_env.kernels import league as LG
-from electrify_env.kernels.batch import MAX_SEED, SALT_SCENARIO, next_seed, pick_index
+from electrify_env.common.engine.rng import MAX_SEED, next_seed, pick_index
+from electrify_env.kernels.batch import SALT_SCENARIO
 from electrify_env.engine.observe import OBS_SIZE, obs_size
 from electrify_env.envs._common import card_set_and_options, scenario_list
 from electrify_env.training.selfplay import Games
@@ -95,7 +96,7 @@ def mirror(rows: Rows, games_per_row: int, rng_seed: int) -> list[list[int]]:
             if not g.is_terminal:
                 continue
             check_outcome(rows, i, g, played[i][-1])
-            restart = int(next_seed(g.state.copy()) & MAX_SEED)   # the finished game's generator
+            restart = int(next_seed(g.state.copy(), L.S_RNG) & MAX_SEED)   # the finished game's generator
             assert rows.seeds[i] == restart
             if rows.n_players == 1 and rows.scen_fixed < 0:
                 assert rows.scen[i] == pick_index(np.int64(restart), np.int64(SALT_SCENARIO),

@@ -146,16 +146,27 @@ def test_source_digest_changes_with_any_engine_file_and_only_then(tmp_path):
     assert NC.engine_source_digest(engine) != base
 
 
-def test_the_default_digest_covers_the_kernels_and_the_gizmos_engine_too():
-    """The stamp of every cached function hashes the engine, the kernels and the Gizmos engine
-    together."""
+def test_the_default_digest_covers_the_kernels_the_gizmos_engine_and_the_shared_engine_too():
+    """The stamp of every cached function hashes the engine, the kernels, the Gizmos engine and
+    the engine pieces both games share together; no two of their modules share a name (a cache
+    file is named after its module, in one folder)."""
     both = NC.engine_source_digest()
     assert both != NC.engine_source_digest(NC.ENGINE_DIR)
-    assert set(NC.JIT_DIRS) == {NC.ENGINE_DIR, NC.KERNELS_DIR, NC.GIZMOS_ENGINE_DIR}
-    assert {Path(f).parent for f, _, _ in NC._jit_files()} >= {NC.ENGINE_DIR, NC.KERNELS_DIR,
-                                                                NC.GIZMOS_ENGINE_DIR}
-    assert not ({p.stem for p in NC.ENGINE_DIR.glob("*.py")} & {p.stem for p in NC.GIZMOS_ENGINE_DIR.glob("*.py")}
-                - {"__init__"})                          # cache file names cannot collide
+    dirs = {NC.ENGINE_DIR, NC.KERNELS_DIR, NC.GIZMOS_ENGINE_DIR, NC.COMMON_ENGINE_DIR}
+    assert set(NC.JIT_DIRS) == dirs
+    assert {Path(f).parent for f, _, _ in NC._jit_files()} >= dirs
+    stems = [p.stem for d in NC.JIT_DIRS for p in d.glob("*.py") if p.stem != "__init__"]
+    assert len(stems) == len(set(stems)), sorted(s for s in set(stems) if stems.count(s) > 1)
+
+
+def test_the_shared_engine_pieces_are_cached_by_the_engine_locator():
+    """The generator both engines call is compiled under the engines' stamp, so an edit to it
+    recompiles every engine function that inlined it."""
+    from electrify_env.common.engine import rng
+
+    loc = NC.EngineCacheLocator.from_function(rng.rng_next.py_func, rng.__file__)
+    assert isinstance(loc, NC.EngineCacheLocator)
+    assert loc.get_source_stamp() == NC.STAMP_PREFIX + NC.engine_source_digest()
 
 
 def test_locator_classes_setting_keeps_the_engine_locator_first():

@@ -1,11 +1,11 @@
 """Hands, decks and discard piles (R11 draws, R13 discards, R15 deck rebuilds)."""
 from numba import njit
 
+from ..common.engine.rng import shuffle_range
 from .layout import (
     MAX_DECK, MAX_HAND, N_COLS, NO_CARD, P_DEPOT, P_HAND, P_HAND_N, S_DECK, S_DECK_N, S_DISC, S_DISC_N,
-    T_COL_DEPOT, T_IND_DECK,
+    T_COL_DEPOT, T_IND_DECK, S_RNG,
 )
-from .rng import shuffle_range
 
 
 @njit(cache=True)
@@ -57,7 +57,7 @@ def draw(S, pb, d):
             S[S_DISC + d * MAX_DECK + i] = NO_CARD
         S[S_DISC_N + d] = 0
         S[S_DECK_N + d] = nd
-        shuffle_range(S, S_DECK + d * MAX_DECK, nd)
+        shuffle_range(S, S_RNG, S_DECK + d * MAX_DECK, nd)
     n = S[S_DECK_N + d] - 1
     card = S[S_DECK + d * MAX_DECK + n]
     S[S_DECK + d * MAX_DECK + n] = NO_CARD

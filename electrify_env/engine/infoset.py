@@ -12,13 +12,13 @@ is reseeded.  A search that only ever sees ``scrub``'s output cannot read hidden
 import numpy as np
 from numba import njit
 
+from ..common.engine.rng import rng_below, rng_seed
 from .layout import (
     FACE_BASIC, FR_A, FRAME, FT_PAY, FT_PLACE_SECTOR, FT_PLACE_SLOT, MAX_DECK, MAX_HAND,
     MAX_SLOTS, N_SECTORS, NO_CARD, P_HAND, P_HAND_N, P_PLAN, P_SEC_CARD, P_SEC_N,
     S_DECK, S_DECK_N, S_DISC, S_DISC_N, S_NPLAYERS, S_OPTIONS, S_RNG, S_SP, S_STACK, T_IND_DECK,
-    T_IND_PACK, T_N_IND,
+    T_IND_PACK, T_N_IND, RNG_SALTS,
 )
-from .rng import rng_below, rng_seed
 from .stack import pbase
 
 
@@ -76,7 +76,7 @@ def determinize(P, T, p, seed, out):
     """Fill the scrubbed state ``P`` (from ``scrub``) with one random sample of the hidden
     information consistent with seat ``p``'s knowledge; write it to ``out``."""
     out[:] = P
-    rng_seed(out, seed)
+    rng_seed(out, S_RNG, seed, RNG_SALTS)
     known = _known_cards(P, T, p)
     unknown = np.zeros(T[T_N_IND], dtype=np.int64)
     nu = 0
@@ -88,7 +88,7 @@ def determinize(P, T, p, seed, out):
             nu += 1
     # shuffle the unknown cards
     for i in range(nu - 1, 0, -1):
-        j = rng_below(out, i + 1)
+        j = rng_below(out, S_RNG, i + 1)
         tmp = unknown[i]
         unknown[i] = unknown[j]
         unknown[j] = tmp
@@ -125,5 +125,5 @@ def determinize(P, T, p, seed, out):
             out[qb + P_HAND + b + 1] = v
         # a secret plan already dialled: sample one
         if P[qb + P_PLAN] == -2:
-            out[qb + P_PLAN] = rng_below(out, N_SECTORS)
+            out[qb + P_PLAN] = rng_below(out, S_RNG, N_SECTORS)
     return 0

@@ -6,13 +6,16 @@ Three flat int64 arrays carry a game:
 * the **state** ``S`` (one game; everything that changes, including the random generator),
 * the **action id** space (one flat discrete space, with named ranges).
 
-Offsets are allocated in order by :class:`_Layout`; ``layout_rows()`` returns the tables below
+Offsets are allocated in order by the game-independent
+:class:`~electrify_env.common.engine.layouts.Layout`; ``layout_rows()`` returns the tables below
 (``python -m electrify_env.engine.layout`` prints them), so the documentation cannot drift from the
 numbers.  Jitted code reads the module-level ints, which numba freezes as compile-time constants.
 
 Capacities (``MAX_*``) bound a card set; the loader rejects a set that does not fit.
 """
 from __future__ import annotations
+
+from ..common.engine.layouts import Layout, layout_tables, tables_markdown
 
 # ----------------------------------------------------------------------------------------------
 # Capacities and game constants
@@ -92,21 +95,6 @@ RW_SECTOR = 4         # flip a side-A sector
 RW_PRODUCE = 5        # value = cubes, arg = column
 
 
-class _Layout:
-    """Allocates consecutive named ranges and remembers them for the documentation table."""
-
-    def __init__(self, title: str) -> None:
-        self.title = title
-        self.size = 0
-        self.rows: list[tuple[str, int, int, str]] = []
-
-    def field(self, name: str, length: int, meaning: str) -> int:
-        off = self.size
-        self.rows.append((name, off, length, meaning))
-        self.size += length
-        return off
-
-
 # Solo challenge conditions (R23): (code, parameter a, parameter b)
 CH_NONE = 0
 CH_CARDS_ON_SECTOR = 1    # a sector holds at least a cards
@@ -131,7 +119,7 @@ N_TOKENS_COLLABORATION = 3
 # ----------------------------------------------------------------------------------------------
 # Scenario table SC (compiled by electrify_env.scenarios from configs/scenarios/*.yaml)
 # ----------------------------------------------------------------------------------------------
-_sc = _Layout("scenario table SC")
+_sc = Layout("scenario table SC")
 SC_TARGET = _sc.field("SC_TARGET", 1, "energy points needed to win")
 SC_BONUS = _sc.field("SC_BONUS", 1, "bit l set: a bonus reward token on demand level l (0..6)")
 SC_BONUS_RANDOM = _sc.field("SC_BONUS_RANDOM", 1, "1: one more token on a random level R not listed")
@@ -148,7 +136,7 @@ SC_SIZE = _sc.size
 # ----------------------------------------------------------------------------------------------
 # Card table T
 # ----------------------------------------------------------------------------------------------
-_t = _Layout("card table T")
+_t = Layout("card table T")
 T_COL_DEPOT = _t.field("T_COL_DEPOT", N_COLS, "purchase value of a depot cube, per column (R1)")
 T_COL_GRID = _t.field("T_COL_GRID", N_COLS, "research value of a grid cube, per column (R1)")
 T_COL_CLEAN = _t.field("T_COL_CLEAN", N_COLS, "clean (green) track number, per column (R1)")
@@ -249,7 +237,7 @@ BOOST_COLLABORATION = 2
 # ----------------------------------------------------------------------------------------------
 # Player block (offsets relative to the start of a player's block)
 # ----------------------------------------------------------------------------------------------
-_p = _Layout("player block")
+_p = Layout("player block")
 P_DEPOT = _p.field("P_DEPOT", N_COLS, "depot cubes per column")
 P_GRID = _p.field("P_GRID", N_COLS, "grid (transmitted) cubes per column")
 P_RESEARCH = _p.field("P_RESEARCH", 1, "research marker 0..6")
@@ -278,7 +266,7 @@ P_SIZE = _p.size
 # ----------------------------------------------------------------------------------------------
 # State S
 # ----------------------------------------------------------------------------------------------
-_s = _Layout("state S")
+_s = Layout("state S")
 S_VERSION = _s.field("S_VERSION", 1, "layout version (STATE_VERSION)")
 S_NPLAYERS = _s.field("S_NPLAYERS", 1, "players 1..4")
 S_ROUND = _s.field("S_ROUND", 1, "round 0 before the first reveal, then 1..12")
@@ -287,6 +275,8 @@ S_TERMINAL = _s.field("S_TERMINAL", 1, "1 once the game is over")
 S_DECISIONS = _s.field("S_DECISIONS", 1, "actions applied so far")
 S_OPTIONS = _s.field("S_OPTIONS", 1, "option bits (tech packs, solo)")
 S_RNG = _s.field("S_RNG", 4, "xorshift128 generator words (each < 2**32)")
+#: the four salts that spread a seed over the generator words (R25; other games use others)
+RNG_SALTS = (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A)
 S_DECK_N = _s.field("S_DECK_N", N_DECKS, "cards in each deck")
 S_DECK = _s.field("S_DECK", N_DECKS * MAX_DECK, "deck contents [d*MAX_DECK+i], top = last (hidden)")
 S_DISC_N = _s.field("S_DISC_N", N_DECKS, "cards in each discard pile")
@@ -316,7 +306,7 @@ STATE_VERSION = 2
 # ----------------------------------------------------------------------------------------------
 # Action ids: one flat space of named ranges
 # ----------------------------------------------------------------------------------------------
-_a = _Layout("action ids")
+_a = Layout("action ids")
 A_PASS = _a.field("A_PASS", 1, "end/decline the pending decision (pass, forgo, stop, done)")
 A_PLAN = _a.field("A_PLAN", N_SECTORS, "plan: choose sector s")
 A_BOOST = _a.field("A_BOOST", 1, "take the boost")
@@ -356,20 +346,12 @@ LAYOUTS = (_t, _sc, _p, _s, _a)
 
 def layout_rows() -> dict[str, list[tuple[str, int, int, str]]]:
     """Return the documentation tables: for each layout, rows of (name, offset, length, meaning)."""
-    return {lay.title: list(lay.rows) for lay in LAYOUTS}
+    return layout_tables(LAYOUTS)
 
 
 def layout_markdown() -> str:
     """Render every layout as a Markdown table (offset, length, meaning)."""
-    out = []
-    for lay in LAYOUTS:
-        out.append(f"### {lay.title} ({lay.size} entries)\n")
-        out.append("| name | offset | length | meaning |")
-        out.append("|---|---:|---:|---|")
-        for name, off, length, meaning in lay.rows:
-            out.append(f"| `{name}` | {off} | {length} | {meaning} |")
-        out.append("")
-    return "\n".join(out)
+    return tables_markdown(LAYOUTS)
 
 
 if __name__ == "__main__":  # pragma: no cover

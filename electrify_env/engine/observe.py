@@ -1,9 +1,10 @@
 """Observation vector of one player (R26: own hand, others' hand sizes, deck sizes, never another
 player's pending plan choice).
 
-The layout is allocated by :class:`~electrify_env.engine.layout._Layout` like the state, so the
-offsets the jitted writer uses, the feature names (``feature_names()``) and the documentation
-table (``observation_markdown()``, ``docs/observation.md``) all come from one list of fields.
+The layout is allocated by :class:`~electrify_env.common.engine.layouts.Layout` like the state,
+so the offsets the jitted writer uses, the feature names (``feature_names()``) and the
+documentation table (``observation_markdown()``, ``docs/observation.md``) all come from one list
+of fields.
 Every entry lies in [0, 1]: counts are divided by a stated scale and clipped at 1 (the
 ``meaning`` column of each field says which).  Faces (cards, sector sides) are described by a
 per-card-set feature table ``FF`` (``face_features``), built once when the card set loads.
@@ -15,10 +16,11 @@ fields are filled only when the observer is the player to move.
 import numpy as np
 from numba import njit
 
+from ..common.engine.layouts import Layout, layout_tables, tables_markdown
 from .cards import depot_value
 from .discharge import icon_action, icon_ok, multiplier
 from .layout import (
-    _Layout, ACT_DEVELOP, ACT_INVEST, ACT_NONE, ACT_PLAN, ACT_PRODUCE, ACT_RESEARCH, ACT_TRANSMIT,
+    ACT_DEVELOP, ACT_INVEST, ACT_NONE, ACT_PLAN, ACT_PRODUCE, ACT_RESEARCH, ACT_TRANSMIT,
     ACT_ONGOING, ARROW_DOWN, ARROW_LEFT, ARROW_UP, BOOST_COLLABORATION, BOOST_INNOVATION,
     FACE_SECTOR, FR_A, FR_B, FR_C, FR_D, FR_E, FR_F, FR_G, FRAME, FT_BOOST, FT_CARD_CHOICE,
     FT_DISCARD_PAY, FT_ICON, FT_ITEM, FT_ONGOING, FT_PAY, FT_PLACE_SECTOR, FT_PLACE_SLOT,
@@ -65,7 +67,7 @@ SC_SIMPLE = 3.0        # face features: simple multiplier total of one action
 # ---- face features ---------------------------------------------------------------------------
 _ACTS = ((ACT_PRODUCE, "produce"), (ACT_DEVELOP, "develop"), (ACT_TRANSMIT, "transmit"),
          (ACT_RESEARCH, "research"), (ACT_INVEST, "invest"), (ACT_PLAN, "plan"))
-_ff = _Layout("face features")
+_ff = Layout("face features")
 FF_PRESENT = _ff.field("present", 1, "a card is there")
 FF_COST = _ff.field("cost", 1, "cost / 8")
 FF_KIND = _ff.field("kind", 4, "production, infrastructure, basic, sector")
@@ -151,7 +153,7 @@ _REW_SLOT = ["open"] + [f"kind_{k}" for k in _REW_KINDS] + ["value", "column"]
 N_REW_SLOT = len(_REW_SLOT)
 _REW_KIND_CODES = (RW_POINTS, RW_CLEAN, RW_INDUSTRY, RW_SECTOR, RW_PRODUCE)
 
-_o = _Layout("observation")
+_o = Layout("observation")
 O_ROUND = _field(_o, "round", [""], "round / 12 (0 while the first Plan step is open)")
 O_NPLAYERS = _field(_o, "n_players", [str(k + 1) for k in range(MAX_PLAYERS)], "one-hot player count")
 O_TO_MOVE = _field(_o, "to_move", [f"p{k}" for k in range(MAX_PLAYERS)],
@@ -208,7 +210,7 @@ O_TOKENS = _field(_o, "token", [f"{s}_{x}" for s in _SECS for x in ("innovation"
                   "solo boost token on each sector; tokens in the bag / 3")
 O_PLAYERS = _o.size
 
-_pl = _Layout("player block")
+_pl = Layout("player block")
 PL_DEPOT = _field(_pl, "depot", _COLS, "depot cubes / 10")
 PL_DEPOT_VALUE = _field(_pl, "depot_value", [""], "purchase value of the depot / 20")
 PL_GRID = _field(_pl, "grid", _COLS, "grid cubes / 10")
@@ -265,21 +267,13 @@ def feature_names():
 def observation_rows():
     """Documentation rows (name, offset, length, meaning) of the observation and of one player
     block (offsets inside the block)."""
-    return {"observation": list(_o.rows), "player block": list(_pl.rows), "face features": list(_ff.rows)}
+    return layout_tables((_o, _pl, _ff))
 
 
 def observation_markdown():
     """The observation layout as Markdown tables (the body of ``docs/observation.md``)."""
-    out = [f"Observation version {OBS_VERSION}: {OBS_SIZE} float32 entries, each in [0, 1].\n"]
-    for title, rows in observation_rows().items():
-        size = {"observation": OBS_SIZE, "player block": PL_SIZE, "face features": NF}[title]
-        out.append(f"### {title} ({size} entries)\n")
-        out.append("| field | offset | length | meaning |")
-        out.append("|---|---:|---:|---|")
-        for name, off, length, meaning in rows:
-            out.append(f"| `{name}` | {off} | {length} | {meaning} |")
-        out.append("")
-    return "\n".join(out)
+    return (f"Observation version {OBS_VERSION}: {OBS_SIZE} float32 entries, each in [0, 1].\n\n"
+            + tables_markdown((_o, _pl, _ff), first="field"))
 
 
 @njit(cache=True)

@@ -2,9 +2,10 @@
 import numpy as np
 from numba import njit
 
-from .layout import A_DISCARD, A_DISCARD_MULT, N_ACTIONS, S_SIZE, S_TERMINAL
+from ..common.engine.legal import pick_legal
+from ..common.engine.rng import rng_below
+from .layout import A_DISCARD, A_DISCARD_MULT, N_ACTIONS, S_SIZE, S_TERMINAL, S_RNG
 from .masks import fill_mask
-from .rng import rng_below
 from .setup import init_state
 from .solo import init_solo
 from .step import apply_action
@@ -15,13 +16,7 @@ MAX_DECISIONS = 200_000  # far above any real game; a game that reaches it is a 
 @njit(cache=True)
 def pick_random(S, mask, n):
     """A uniform legal id from ``mask`` holding ``n`` legal ids, drawn with the state's generator."""
-    r = rng_below(S, n)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if r == 0:
-                return a
-            r -= 1
-    return -1
+    return pick_legal(mask, rng_below(S, S_RNG, n))
 
 
 @njit(cache=True)
@@ -29,7 +24,7 @@ def pick_phase_first(S, mask, n):
     """A legal id drawn with the state's generator, preferring (7 times in 8) the actions of the
     pending decision over the any-time discards and donations of R13, so random games get deep
     into the rules instead of throwing their hands away."""
-    if rng_below(S, 8) == 0:
+    if rng_below(S, S_RNG, 8) == 0:
         return pick_random(S, mask, n)
     m = 0
     for a in range(A_DISCARD):
@@ -38,7 +33,7 @@ def pick_phase_first(S, mask, n):
         m += mask[a]
     if m == 0:
         return pick_random(S, mask, n)
-    r = rng_below(S, m)
+    r = rng_below(S, S_RNG, m)
     for a in range(mask.shape[0]):
         if mask[a] and (a < A_DISCARD or a >= A_DISCARD_MULT):
             if r == 0:

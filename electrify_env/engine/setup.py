@@ -2,14 +2,14 @@
 import numpy as np
 from numba import njit
 
+from ..common.engine.rng import rng_below, rng_seed, shuffle_range
 from .cards import draw
 from .layout import (
     MAX_BASIC, MAX_DECK, MAX_HAND, N_LEVELS, N_SECTORS, NO_CARD, P_CHOSEN, P_DEPOT, P_HAND,
     P_PLAN, P_SEC_CARD, P_SEC_COL, S_BASIC, S_DECK, S_DECK_N, S_DEMAND, S_DISC, S_NPLAYERS,
     S_OPTIONS, S_SIZE, S_VERSION, START_FOSSIL, START_HAND_EACH, STATE_VERSION, T_D_LEVEL,
-    T_IND_DECK, T_IND_PACK, T_N_BASIC, T_N_DEMAND, T_N_IND, MAX_SLOTS,
+    T_IND_DECK, T_IND_PACK, T_N_BASIC, T_N_DEMAND, T_N_IND, MAX_SLOTS, RNG_SALTS, S_RNG,
 )
-from .rng import rng_below, rng_seed, shuffle_range
 from .stack import pbase
 from .turn import start_plan
 
@@ -24,7 +24,7 @@ def init_state(S, T, n_players, seed, options):
     S[S_VERSION] = STATE_VERSION
     S[S_NPLAYERS] = n_players
     S[S_OPTIONS] = options
-    rng_seed(S, seed)
+    rng_seed(S, S_RNG, seed, RNG_SALTS)
     for i in range(2 * MAX_DECK):
         S[S_DECK + i] = NO_CARD
         S[S_DISC + i] = NO_CARD
@@ -35,7 +35,7 @@ def init_state(S, T, n_players, seed, options):
             S[S_DECK + d * MAX_DECK + S[S_DECK_N + d]] = c
             S[S_DECK_N + d] += 1
     for d in range(2):
-        shuffle_range(S, S_DECK + d * MAX_DECK, S[S_DECK_N + d])
+        shuffle_range(S, S_RNG, S_DECK + d * MAX_DECK, S[S_DECK_N + d])
     for b in range(MAX_BASIC):
         S[S_BASIC + b] = 1 if b < T[T_N_BASIC] else 0
     for lv in range(N_LEVELS):
@@ -43,7 +43,7 @@ def init_state(S, T, n_players, seed, options):
         for d in range(T[T_N_DEMAND]):
             if T[T_D_LEVEL + d] == lv:
                 cnt += 1
-        pick = rng_below(S, cnt)
+        pick = rng_below(S, S_RNG, cnt)
         for d in range(T[T_N_DEMAND]):
             if T[T_D_LEVEL + d] == lv:
                 if pick == 0:
@@ -51,7 +51,7 @@ def init_state(S, T, n_players, seed, options):
                 pick -= 1
     order = np.arange(N_SECTORS)
     for i in range(N_SECTORS - 1, 0, -1):
-        j = rng_below(S, i + 1)
+        j = rng_below(S, S_RNG, i + 1)
         tmp = order[i]
         order[i] = order[j]
         order[j] = tmp

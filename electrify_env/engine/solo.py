@@ -2,6 +2,7 @@
 import numpy as np
 from numba import njit
 
+from ..common.engine.rng import rng_below
 from .layout import (
     CH_BREAKTHROUGHS, CH_CARDS_ON_SECTOR, CH_CLEAN_TOKENS, CH_DEMANDS_IN_ROUND, CH_FULFILLED,
     CH_GRID_CUBES, CH_GROUP_COMPLETE, CH_LEVEL_FULFILLED, CH_POINTS, CH_SECTOR_IN_COLUMN,
@@ -12,10 +13,9 @@ from .layout import (
     S_SOLO_NCH, S_SOLO_NSTARS, S_SOLO_RLEVEL, S_SOLO_TARGET, S_STAR_POINTS, S_STAR_ROUND,
     S_STAR_STATE, SC_BONUS, SC_BONUS_RANDOM, SC_CH_A, SC_CH_B, SC_CH_COND, SC_NCH, SC_NSTARS,
     SC_STAR_POINTS, SC_STAR_ROUND, SC_STAR_RPLUS, SC_TARGET, SOLO_PAIRS_I, SOLO_PAIRS_J,
-    TOKEN_COLLABORATION, TOKEN_INNOVATION,
+    TOKEN_COLLABORATION, TOKEN_INNOVATION, S_RNG,
 )
 from .research import covered_count, group_complete
-from .rng import rng_below
 from .stack import pbase, pop, push
 
 STAR_OPEN = 0
@@ -38,7 +38,7 @@ def init_solo(S, SC):
         for lv in range(N_LEVELS):
             if not (bonus >> lv) & 1:
                 free += 1
-        pick = rng_below(S, free)
+        pick = rng_below(S, S_RNG, free)
         for lv in range(N_LEVELS):
             if not (bonus >> lv) & 1:
                 if pick == 0:
@@ -71,7 +71,7 @@ def init_solo(S, SC):
     for i in range(N_SECTORS):
         tokens[i] = TOKEN_INNOVATION if i < N_TOKENS_INNOVATION - 1 else TOKEN_COLLABORATION
     for i in range(N_SECTORS - 1, 0, -1):
-        j = rng_below(S, i + 1)
+        j = rng_below(S, S_RNG, i + 1)
         tmp = tokens[i]
         tokens[i] = tokens[j]
         tokens[j] = tmp
@@ -103,7 +103,7 @@ def solo_boost(S, s):
     tok = S[pb + P_SOLO_TOKEN + s]
     S[S_BAG + tok - 1] += 1
     n_inn = S[S_BAG]
-    r = rng_below(S, S[S_BAG] + S[S_BAG + 1])
+    r = rng_below(S, S_RNG, S[S_BAG] + S[S_BAG + 1])
     drawn = TOKEN_INNOVATION if r < n_inn else TOKEN_COLLABORATION
     S[S_BAG + drawn - 1] -= 1
     S[pb + P_SOLO_TOKEN + s] = drawn

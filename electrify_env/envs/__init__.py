@@ -5,9 +5,10 @@ Two Gymnasium ids (registered by ``import electrify_env``, :mod:`electrify_env.r
 * ``Electrify-Solo-v0`` -> :class:`ElectrifySoloEnv` (solo scenario play);
 * ``Electrify-v0`` -> :class:`ElectrifyEnv` (one seat of a 2-4 player game against opponents).
 
-``gymnasium.make(id, **kwargs)`` wraps the env in :class:`TerminateIllegalAction` (an illegal
-action ends the episode with ``illegal_reward``, default -1); pass ``illegal_action="raise"`` for
-the bare env, which raises :class:`~electrify_env.IllegalActionError`.
+``gymnasium.make(id, **kwargs)`` wraps the env in :class:`TerminateIllegalAction` (the wrapper
+of every game's env, :mod:`electrify_env.common.envs.wrappers`: an illegal action ends the
+episode with ``illegal_reward``, default -1); pass ``illegal_action="raise"`` for the bare env,
+which raises :class:`~electrify_env.IllegalActionError`.
 ``gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point", **kwargs)`` builds the
 jitted :class:`ElectrifyVectorEnv`.
 
@@ -23,31 +24,24 @@ import importlib
 
 import gymnasium
 
+from ..common.envs.wrappers import TerminateIllegalAction, wrap_illegal_action
 from .seat import ElectrifyEnv
 from .solo import ElectrifySoloEnv
 from .vector import ElectrifyVectorEnv, make_seat_vector_env, make_solo_vector_env
-from .wrappers import TerminateIllegalAction
 
 from ..registration import SEAT_ENV_ID, SOLO_ENV_ID, register_envs
-ILLEGAL_ACTION_MODES = ("terminate", "raise")
-
-
-def _wrap(env, illegal_action: str, illegal_reward: float):
-    if illegal_action not in ILLEGAL_ACTION_MODES:
-        raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
-    return env if illegal_action == "raise" else TerminateIllegalAction(env, illegal_reward)
 
 
 def make_solo_env(illegal_action: str = "terminate", illegal_reward: float = -1.0, **kwargs):
     """Entry point of ``Electrify-Solo-v0``: :class:`ElectrifySoloEnv` (``kwargs``), wrapped in
     :class:`TerminateIllegalAction` unless ``illegal_action="raise"``."""
-    return _wrap(ElectrifySoloEnv(**kwargs), illegal_action, illegal_reward)
+    return wrap_illegal_action(ElectrifySoloEnv(**kwargs), illegal_action, illegal_reward)
 
 
 def make_seat_env(illegal_action: str = "terminate", illegal_reward: float = -1.0, **kwargs):
     """Entry point of ``Electrify-v0``: :class:`ElectrifyEnv` (``kwargs``), wrapped in
     :class:`TerminateIllegalAction` unless ``illegal_action="raise"``."""
-    return _wrap(ElectrifyEnv(**kwargs), illegal_action, illegal_reward)
+    return wrap_illegal_action(ElectrifyEnv(**kwargs), illegal_action, illegal_reward)
 
 
 register_envs()

@@ -2,8 +2,6 @@
 the buffers handed to the jitted functions of :mod:`electrify_env.kernels.batch`."""
 from __future__ import annotations
 
-import math
-import numbers
 from pathlib import Path
 from typing import Sequence
 
@@ -14,7 +12,9 @@ from ..kernels import batch as B
 from ..engine import layout as L
 from ..engine.observe import OBS_SIZE, observation_rows
 from ..game import SAVE_FORMAT, SAVE_VERSION, Game, _face_table, resolve_card_set
-from ..validation import InvalidArgumentError, check_action, check_seed, check_seed_run, tech_pack_options
+from ..validation import (  # noqa: F401  (check_float: the envs import it here)
+    InvalidArgumentError, check_action, check_float, check_seed, check_seed_run, tech_pack_options,
+)
 from ..validation import check_players as _check_players
 from ..scenarios import Scenario, list_scenarios, load_scenario
 
@@ -94,21 +94,6 @@ def check_seat(seat, n_players: int) -> int:
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n_players:
         raise ValueError(f"seat must be None or an integer 0..{n_players - 1}, got {seat!r}")
     return int(seat)
-
-
-def check_float(name: str, value) -> float:
-    """A finite real number as a float: an int, a float or a numpy number; bools, strings, None,
-    arrays, nan, infinities and ints beyond float range raise :class:`InvalidArgumentError`
-    naming ``name``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise InvalidArgumentError(f"{name} must be a number, got {value!r:.80}")
-    try:
-        v = float(value)
-    except OverflowError:
-        raise InvalidArgumentError(f"{name} must be finite, got a number beyond float range") from None
-    if not math.isfinite(v):
-        raise InvalidArgumentError(f"{name} must be finite, got {value!r}")
-    return v
 
 
 def as_action(action) -> int:

@@ -60,6 +60,7 @@ from typing import Any
 
 import numpy as np
 
+from ..common.engine.layouts import layout_tables, tables_markdown
 from ..validation import InvalidArgumentError, as_int
 from .engine import gz_observe as K
 from .engine.gz_observe import CF_SIZE, OBS_SIZE, OBS_VERSION, observe_state
@@ -86,18 +87,12 @@ def card_feature_names() -> list[str]:
 def observation_rows() -> dict[str, list[tuple[str, int, int, str]]]:
     """(name, offset, length, meaning) of every field of the card features, the player block and
     the observation."""
-    return {lay.title: list(lay.rows) for lay in _LAYOUTS}
+    return layout_tables(_LAYOUTS)
 
 
 def observation_markdown() -> str:
     """The fields of :func:`observation_rows` as Markdown tables."""
-    out = []
-    for lay in _LAYOUTS:
-        out += [f"### {lay.title} ({lay.size} entries)", "", "| field | offset | length | meaning |",
-                "|---|---:|---:|---|"]
-        out += [f"| `{name}` | {off} | {length} | {meaning} |" for name, off, length, meaning in lay.rows]
-        out.append("")
-    return "\n".join(out)
+    return tables_markdown(_LAYOUTS, first="field")
 
 
 def observe(game: Any, seat: int, out: np.ndarray | None = None) -> np.ndarray:

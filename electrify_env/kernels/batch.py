@@ -66,22 +66,22 @@ actions (its scenario is row ``FI[i, FI_SCEN]`` of ``SCS``, its seat ``FI[i, FI_
 import numpy as np
 from numba import njit, prange
 
+from ..common.engine.layouts import Layout, layout_tables
+from ..common.engine.legal import first_illegal, sample_legal  # noqa: F401  (callers import it here)
+from ..common.engine.rng import MAX_SEED, next_seed, pick_index, rng_next  # noqa: F401  (MAX_SEED: callers import it here)
 from ..engine.infoset import determinize, scrub
 from ..engine.layout import (
-    _Layout, MAX_PLAYERS, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_SIZE, S_SOLO_TARGET, S_TERMINAL,
+    MAX_PLAYERS, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_RNG, S_SIZE, S_SOLO_TARGET, S_TERMINAL,
 )
 from ..engine.masks import fill_mask
 from ..engine.observe import O_PLAYERS, PL_SIZE, observe
 from ..engine.playout import pick_random
-from ..engine.rng import M32, mix32, rng_next
 from ..engine.scoring import winners_mask
 from .search import ANYTIME_SOME, N_TALLY, N_WEIGHTS, greedy_pick
 from ..engine.setup import init_state
 from ..engine.solo import init_solo, solo_final_score
 from ..engine.stack import pbase
 from ..engine.step import apply_action
-
-MAX_SEED = (1 << 62) - 1
 
 MODE_SOLO = 0
 MODE_SEAT = 1
@@ -100,7 +100,7 @@ OPPONENT_CODES = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
 SALT_SCENARIO = 0x5CE4A7
 SALT_SEAT = 0x5EA7
 
-_c = _Layout("batch config C (int64)")
+_c = Layout("batch config C (int64)")
 C_MODE = _c.field("C_MODE", 1, "MODE_SOLO or MODE_SEAT")
 C_NPLAYERS = _c.field("C_NPLAYERS", 1, "players (1 in solo mode)")
 C_OPTIONS = _c.field("C_OPTIONS", 1, "option bits of init_state (tech packs)")
@@ -112,25 +112,25 @@ C_OPP = _c.field("C_OPP", MAX_PLAYERS, "seat mode: entry d, who plays the seat d
 C_AUTORESET = _c.field("C_AUTORESET", 1, "1: a finished episode restarts in the same step")
 C_SIZE = _c.size
 
-_f = _Layout("batch config F (float64)")
+_f = Layout("batch config F (float64)")
 F_WIN_BONUS = _f.field("F_WIN_BONUS", 1, "RM_SHAPED: weight of the terminal win reward")
 F_POINTS_SCALE = _f.field("F_POINTS_SCALE", 1, "one-seat modes: reward per energy point")
 F_SIZE = _f.size
 
-_e = _Layout("episode record E (int64)")
+_e = Layout("episode record E (int64)")
 E_SEED = _e.field("E_SEED", 1, "seed of the running episode's game")
 E_SEAT = _e.field("E_SEAT", 1, "seat of the agent")
 E_SCEN = _e.field("E_SCEN", 1, "row of SCS (solo), -1 otherwise")
 E_LEN = _e.field("E_LEN", 1, "agent decisions so far")
 E_SIZE = _e.size
 
-_r = _Layout("episode record R (float64)")
+_r = Layout("episode record R (float64)")
 R_POT = _r.field("R_POT", 1, "shaping potential after the last step")
 R_RET = _r.field("R_RET", 1, "return of the running episode so far")
 R_LAST_RET = _r.field("R_LAST_RET", 1, "return of the last finished episode")
 R_SIZE = _r.size
 
-_fi = _Layout("final info FI (int64), written when an episode ends")
+_fi = Layout("final info FI (int64), written when an episode ends")
 FI_SEED = _fi.field("FI_SEED", 1, "the finished game's seed")
 FI_SCEN = _fi.field("FI_SCEN", 1, "its scenario row (solo), -1 otherwise")
 FI_SEAT = _fi.field("FI_SEAT", 1, "the agent's seat")
@@ -146,7 +146,7 @@ LAYOUTS = (_c, _f, _e, _r, _fi)
 
 def env_rows():
     """Documentation rows (name, offset, length, meaning) of the config and record arrays."""
-    return {lay.title: list(lay.rows) for lay in LAYOUTS}
+    return layout_tables(LAYOUTS)
 
 
 def new_config(mode, n_players, options, reward, seat, scenario, opponents, autoreset,
@@ -193,22 +193,6 @@ def opponent_weights(C, greedy_weights=None):
 
 
 @njit(cache=True)
-def pick_index(seed, salt, n):
-    """A number in [0, n) drawn from ``seed`` (scenario or seat of an episode)."""
-    lo = seed & M32
-    hi = (seed >> 32) & M32
-    return mix32(mix32(lo ^ salt) ^ hi) % n
-
-
-@njit(cache=True)
-def next_seed(S):
-    """A fresh game seed in [0, 2**62) drawn from the (finished) game's generator."""
-    hi = rng_next(S)
-    lo = rng_next(S)
-    return ((hi << 30) ^ lo) & MAX_SEED
-
-
-@njit(cache=True)
 def opponent_code(S, C, seat):
     """The ``OPP_*`` code of the player to move in ``S`` (``seat`` is the agent's)."""
     n = S[S_NPLAYERS]
@@ -238,7 +222,7 @@ def greedy_opponent_action(S, T, W, mask, n, info, det, work, scratch, vals, tal
         for a in range(N_ACTIONS):
             if mask[a]:
                 return a
-    return greedy_decision(S, T, W, mask, rng_next(S), info, det, work, scratch, vals, tally)
+    return greedy_decision(S, T, W, mask, rng_next(S, S_RNG), info, det, work, scratch, vals, tally)
 
 
 @njit(cache=True)
@@ -402,7 +386,7 @@ def finish_step(S, T, SCS, FF, C, F, W, e, r, fi, obs_row, mask_row, fobs_row):
         r[R_LAST_RET] = r[R_RET]
         observe_prefix(S, T, FF, seat, fobs_row)
         if C[C_AUTORESET]:
-            new_episode(S, T, SCS, C, F, W, e, r, next_seed(S), mask_row)
+            new_episode(S, T, SCS, C, F, W, e, r, next_seed(S, S_RNG), mask_row)
     else:
         r[R_RET] += rew
     write_view(S, T, FF, e[E_SEAT], obs_row, mask_row)
@@ -419,17 +403,6 @@ def _step_row(i, States, T, SCS, FF, C, F, W, E, R, FI, actions, obs, masks, rew
     rew, done = finish_step(S, T, SCS, FF, C, F, W, E[i], R[i], FI[i], obs[i], masks[i], final_obs[i])
     rewards[i] = rew
     terms[i] = done
-
-
-@njit(cache=True)
-def first_illegal(actions, masks):
-    """Index of the first row whose action is out of range or not legal in ``masks``; -1 if
-    every action is legal."""
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        if a < 0 or a >= N_ACTIONS or masks[i, a] == 0:
-            return i
-    return -1
 
 
 @njit(cache=True)
@@ -464,29 +437,6 @@ def batch_reset(States, T, SCS, FF, C, F, W, E, R, seeds, obs, masks):
     for i in range(States.shape[0]):
         new_episode(States[i], T, SCS, C, F, W, E[i], R[i], seeds[i], masks[i])
         write_view(States[i], T, FF, E[i, E_SEAT], obs[i], masks[i])
-
-
-@njit(cache=True)
-def sample_legal(masks, u, out):
-    """For each row, the legal action of rank ``floor(u[i] * n_legal)`` (``u`` uniform in
-    [0, 1)): a uniform random legal action per row, for benchmarks and random baselines.
-    Rows without a legal action get -1."""
-    for i in range(masks.shape[0]):
-        n = 0
-        for a in range(masks.shape[1]):
-            n += masks[i, a]
-        if n == 0:
-            out[i] = -1
-            continue
-        k = int(u[i] * n)
-        if k >= n:
-            k = n - 1
-        for a in range(masks.shape[1]):
-            if masks[i, a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
 
 
 if __name__ == "__main__":  # pragma: no cover

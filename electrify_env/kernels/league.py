@@ -14,8 +14,8 @@ solo scenario row of ``SCS`` (-1 in multi-player games).  When a game ends, ``do
 ``final_pts[i, q]`` holds seat q's final score (solo: energy points + star points),
 ``final_won[i, q]`` 1 for the R18 winners (solo: the target was reached), ``final_seed[i]`` the
 finished game's seed, ``final_target[i]`` its solo target (0 in multi-player games), and the
-row restarts in the same call from a seed drawn from the finished game's generator (as :func:`~electrify_env.kernels.batch.next_seed`), so a run is reproducible from
-its first seeds.
+row restarts in the same call from a seed drawn from the finished game's generator (as
+:func:`~electrify_env.common.engine.rng.next_seed`), so a run is reproducible from its first seeds.
 
 ``greedy_actions`` is the ``greedy`` agent batched: for each listed row it scrubs the mover's
 information set (R26), samples the hidden part once and picks the one-ply best action, exactly as
@@ -24,10 +24,13 @@ information set (R26), samples the hidden part once and picks the one-ply best a
 import numpy as np
 from numba import njit
 
-from .batch import (
-    MAX_SEED, SALT_SCENARIO, first_illegal, greedy_decision, next_seed, observe_prefix, pick_index,
+from ..common.engine.legal import first_illegal
+from ..common.engine.rng import MAX_SEED, next_seed, pick_index
+from .batch import SALT_SCENARIO, greedy_decision, observe_prefix
+from ..engine.layout import (
+    MAX_PLAYERS, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_RNG, S_SIZE, S_SOLO, S_SOLO_TARGET,
+    S_TERMINAL,
 )
-from ..engine.layout import MAX_PLAYERS, N_ACTIONS, P_SCORE, S_CUR, S_NPLAYERS, S_SIZE, S_SOLO, S_SOLO_TARGET, S_TERMINAL
 from ..engine.masks import fill_mask
 from ..engine.scoring import winners_mask
 from ..engine.infoset import scrub
@@ -108,7 +111,7 @@ def league_step(States, T, SCS, FF, n_players, options, scen_fixed, actions, see
                     final_won[i, q] = w[q]
             final_seed[i] = seeds[i]
             final_target[i] = S[S_SOLO_TARGET] if n_players == 1 else 0
-            seeds[i] = next_seed(S) & MAX_SEED
+            seeds[i] = next_seed(S, S_RNG) & MAX_SEED
             scen[i] = new_game(S, T, SCS, n_players, options, seeds[i], scen_fixed)
         movers[i] = write_mover_view(S, T, FF, obs[i], masks[i])
     return -1

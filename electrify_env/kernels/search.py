@@ -36,6 +36,7 @@ The weights are one float64 array indexed by the ``W_*`` constants below (names 
 import numpy as np
 from numba import njit
 
+from ..common.engine.rng import rng_below
 from ..engine.charge import charge_board
 from ..engine.discharge import icon_action, multiplier
 from ..engine.infoset import determinize
@@ -52,13 +53,12 @@ from ..engine.layout import (
     RW_SECTOR, S_CUR, S_DEMAND, S_NPLAYERS, S_ROUND, S_SIZE, S_SOLO, S_SOLO_BONUS,
     S_SOLO_NSTARS, S_SOLO_TARGET, S_SP, S_STACK, S_STAR_POINTS, S_STAR_STATE, S_TERMINAL,
     T_D_NREW, T_D_REQ_COL, T_D_REQ_N, T_D_REW_ARG, T_D_REW_KIND, T_D_REW_VAL, T_F_ARROWS,
-    T_F_COST, T_F_ICON_ACT, T_F_ICON_ARG, T_F_NICONS, T_IND_DECK, MAX_REWARDS,
+    T_F_COST, T_F_ICON_ACT, T_F_ICON_ARG, T_F_NICONS, T_IND_DECK, MAX_REWARDS, S_RNG,
 )
 from ..engine.fulfill import reward_count, reward_entry
 from ..engine.masks import fill_mask
 from ..engine.playout import pick_phase_first
 from ..engine.research import covered_count
-from ..engine.rng import rng_below
 from ..engine.scoring import cube_value
 from ..engine.sectors import left_sector, move_sector
 from ..engine.solo import stars_claimed
@@ -701,7 +701,7 @@ def greedy_rollout(S, T, W, p_explore, stop_round, mask, vals, work, tally, scra
         if S[t] == FT_PLAN and S[S_ROUND] >= stop_round and S[S_CUR] == 0:
             break
         n = fill_mask(S, T, mask)
-        if p_explore > 0 and rng_below(S, 1_000_000) < p_explore * 1_000_000:
+        if p_explore > 0 and rng_below(S, S_RNG, 1_000_000) < p_explore * 1_000_000:
             a = pick_phase_first(S, mask, n)
         else:
             a = greedy_pick(S, T, W, mask, ANYTIME_SOME, vals, work, tally, scratch)

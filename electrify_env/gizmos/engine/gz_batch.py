@@ -6,8 +6,8 @@ Arrays (one row per game; ``N`` rows):
 
 * ``States`` (N, S_SIZE) int64: the games (:mod:`.gz_layout`);
 * ``OR`` (N, OR_SIZE) int64: the random opponents' generators, one per row, kept apart from the
-  game's own generator (its words sit at ``S_RNG`` as in a state, read by :mod:`.gz_rng`), so
-  that every game is the game ``Game(n_players, seed)`` replayed with its actions;
+  game's own generator (its words sit at ``S_RNG`` as in a state), so that every game is the game
+  ``Game(n_players, seed)`` replayed with its actions;
 * ``E`` (N, E_SIZE) int64: the running episode (seed, the caller's seat, its decisions);
 * ``FI`` (N, FI_SIZE) int64: facts of the episode that ended at the last step (read where
   ``terms`` or ``truncs`` is True);
@@ -19,31 +19,30 @@ Arrays (one row per game; ``N`` rows):
   autoreset; ``T`` the card table (read-only).
 
 Opponents: at every decision of a seat other than the caller's, one number is drawn from the
-row's opponent generator (``gz_below(OR[i], n_legal)``, forced moves included) and the legal id
-of that rank is played.  The generator is seeded from the episode's seed
+row's opponent generator (``rng_below(OR[i], S_RNG, n_legal)``, forced moves included) and the
+legal id of that rank is played.  The generator is seeded from the episode's seed
 (:func:`seed_opponents`).
 
 Rewards: 0 until the end; then +1 if the caller's seat ranks first (G21), else -1.  An episode
 ends terminated by G20 or truncated by the round cap (G22), never both.
 
 Episode seeds: :func:`batch_reset` takes one seed per row; on autoreset the next seed is drawn
-from the finished game's own generator (:func:`next_seed`), so a batch run is reproducible from
-its reset seeds.
+from the finished game's own generator (:func:`~electrify_env.common.engine.rng.next_seed`), so a
+batch run is reproducible from its reset seeds.
 """
 import numpy as np
 from numba import njit, prange
 
-from .gz_layout import (
-    _Layout, MAX_PLAYERS, N_ACTIONS, S_CUR, S_NPLAYERS, S_RNG, S_TERMINAL, S_TRUNCATED,
-)
+from ...common.engine.layouts import Layout, layout_tables
+from ...common.engine.legal import first_illegal, pick_legal
+from ...common.engine.rng import next_seed, pick_index, rng_below, rng_seed
+from .gz_layout import MAX_PLAYERS, RNG_SALTS, S_CUR, S_NPLAYERS, S_RNG, S_TERMINAL, S_TRUNCATED
 from .gz_masks import fill_mask
 from .gz_observe import observe_state
-from .gz_rng import M32, gz_below, gz_mix32, gz_next, gz_seed
 from .gz_scoring import ranks, score
 from .gz_setup import init_state
 from .gz_step import apply_action
 
-MAX_SEED = (1 << 62) - 1
 #: length of a row of ``OR``: the generator words at ``S_RNG .. S_RNG + 3``, as in a state
 OR_SIZE = S_RNG + 4
 #: mixed into an episode's seed to seed its opponents' generator
@@ -51,19 +50,19 @@ SALT_OPPONENTS = 0x0DD5EED5
 #: mixed into an episode's seed to draw the caller's seat (``C_SEAT = -1``)
 SALT_SEAT = 0x5EA7
 
-_c = _Layout("gizmos batch config C (int64)")
+_c = Layout("gizmos batch config C (int64)")
 C_NPLAYERS = _c.field("C_NPLAYERS", 1, "players, 2-4")
 C_SEAT = _c.field("C_SEAT", 1, "the caller's seat; -1: drawn from each episode's seed")
 C_AUTORESET = _c.field("C_AUTORESET", 1, "1: a finished episode restarts in the same step")
 C_SIZE = _c.size
 
-_e = _Layout("gizmos episode record E (int64)")
+_e = Layout("gizmos episode record E (int64)")
 E_SEED = _e.field("E_SEED", 1, "seed of the running episode's game")
 E_SEAT = _e.field("E_SEAT", 1, "the caller's seat")
 E_LEN = _e.field("E_LEN", 1, "the caller's decisions so far")
 E_SIZE = _e.size
 
-_fi = _Layout("gizmos final info FI (int64), written when an episode ends")
+_fi = Layout("gizmos final info FI (int64), written when an episode ends")
 FI_SEED = _fi.field("FI_SEED", 1, "the finished game's seed")
 FI_SEAT = _fi.field("FI_SEAT", 1, "the caller's seat")
 FI_SCORE = _fi.field("FI_SCORE", 1, "the caller's points")
@@ -79,7 +78,7 @@ LAYOUTS = (_c, _e, _fi)
 
 def env_rows():
     """Documentation rows (name, offset, length, meaning) of the config and record arrays."""
-    return {lay.title: list(lay.rows) for lay in LAYOUTS}
+    return layout_tables(LAYOUTS)
 
 
 def new_config(n_players, seat, autoreset=1):
@@ -97,36 +96,9 @@ def new_config(n_players, seat, autoreset=1):
 
 
 @njit(cache=True)
-def pick_index(seed, salt, n):
-    """A number in [0, n) drawn from ``seed`` (the caller's seat of an episode)."""
-    lo = seed & M32
-    hi = (seed >> 32) & M32
-    return gz_mix32(gz_mix32(lo ^ salt) ^ hi) % n
-
-
-@njit(cache=True)
 def seed_opponents(orow, seed):
     """Seed the opponent generator ``orow`` (a row of ``OR``) for the episode of ``seed``."""
-    gz_seed(orow, seed ^ SALT_OPPONENTS)
-
-
-@njit(cache=True)
-def next_seed(S):
-    """A fresh game seed in [0, 2**62) drawn from the (finished) game's generator."""
-    hi = gz_next(S)
-    lo = gz_next(S)
-    return ((hi << 30) ^ lo) & MAX_SEED
-
-
-@njit(cache=True)
-def pick_legal(mask, k):
-    """The legal id of rank ``k`` (0-based, ascending) in ``mask``; -1 when there is none."""
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    rng_seed(orow, S_RNG, seed ^ SALT_OPPONENTS, RNG_SALTS)
 
 
 @njit(cache=True)
@@ -135,7 +107,7 @@ def play_opponents(S, T, orow, seat, mask, work):
     to move or the game is over (``mask``, ``work``: scratch, overwritten)."""
     while S[S_TERMINAL] == 0 and S[S_CUR] != seat:
         n = fill_mask(S, T, mask, work)
-        apply_action(S, T, pick_legal(mask, gz_below(orow, n)))
+        apply_action(S, T, pick_legal(mask, rng_below(orow, S_RNG, n)))
 
 
 @njit(cache=True)
@@ -201,20 +173,9 @@ def step_row(S, T, C, orow, e, fi, action, obs_row, mask_row, fobs_row, work):
             fi[FI_SCORES + p] = score(S, T, p) if p < S[S_NPLAYERS] else 0
         observe_state(S, T, seat, fobs_row)
         if C[C_AUTORESET]:
-            new_episode(S, T, C, orow, e, next_seed(S), mask_row, work)
+            new_episode(S, T, C, orow, e, next_seed(S, S_RNG), mask_row, work)
     write_view(S, T, e[E_SEAT], obs_row, mask_row, work)
     return rew, term, trunc
-
-
-@njit(cache=True)
-def first_illegal(actions, masks):
-    """Index of the first row whose action is out of range or not legal in ``masks``; -1 if
-    every action is legal."""
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        if a < 0 or a >= N_ACTIONS or masks[i, a] == 0:
-            return i
-    return -1
 
 
 @njit(cache=True)
@@ -257,21 +218,3 @@ def batch_reset(States, T, C, OR, E, WK, seeds, obs, masks):
     for i in range(States.shape[0]):
         new_episode(States[i], T, C, OR[i], E[i], seeds[i], masks[i], WK[i])
         write_view(States[i], T, E[i, E_SEAT], obs[i], masks[i], WK[i])
-
-
-@njit(cache=True)
-def sample_legal(masks, u, out):
-    """For each row, the legal action of rank ``floor(u[i] * n_legal)`` (``u`` uniform in
-    [0, 1)): a uniform random legal action per row, for benchmarks and random baselines.
-    Rows without a legal action get -1."""
-    for i in range(masks.shape[0]):
-        n = 0
-        for a in range(masks.shape[1]):
-            n += masks[i, a]
-        if n == 0:
-            out[i] = -1
-            continue
-        k = int(u[i] * n)
-        if k >= n:
-            k = n - 1
-        out[i] = pick_legal(masks[i], k)

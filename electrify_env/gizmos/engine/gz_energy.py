@@ -1,10 +1,10 @@
 """Marbles (G1, G10): the dispenser, the Energy Row, storage, blind draws and returns."""
 from numba import njit
 
+from ...common.engine.rng import rng_below
 from .gz_layout import (
-    N_COLOURS, P_LIM_STORE, P_STORE, S_DISPENSER, S_PLAYERS, P_SIZE, S_ROW, T_ROW_SIZE,
+    N_COLOURS, P_LIM_STORE, P_STORE, S_DISPENSER, S_PLAYERS, P_SIZE, S_ROW, T_ROW_SIZE, S_RNG,
 )
-from .gz_rng import gz_below
 
 
 @njit(cache=True)
@@ -53,7 +53,7 @@ def blind_colour(S):
     n = dispenser_n(S)
     if n == 0:
         return -1
-    k = gz_below(S, n)
+    k = rng_below(S, S_RNG, n)
     for c in range(N_COLOURS):
         if k < S[S_DISPENSER + c]:
             S[S_DISPENSER + c] -= 1

@@ -17,13 +17,14 @@ generator is seeded afresh from ``seed``.  A search that sees only ``scrub``'s o
 import numpy as np
 from numba import njit
 
+from ...common.engine.rng import rng_below, rng_seed
 from .gz_layout import (
     MAX_CARDS, MAX_DECK, MAX_DISPLAY, MAX_RESEARCH, N_DECKS, N_LEVELS, NO_CARD, P_ARCH, P_ARCH_N,
     P_BUILT, P_BUILT_N, PH_PAY, S_BOX, S_BOX_N, S_CUR, S_DECK, S_DECK_KNOWN, S_DISPLAY, S_NPLAYERS,
     S_PAY_CARD, S_PAY_SRC, S_PHASE, S_RES, S_RES_DECK, S_RNG, SRC_RESEARCH, T_LEVEL, T_N_CARDS,
+    RNG_SALTS,
 )
 from .gz_energy import pbase
-from .gz_rng import gz_below, gz_seed
 
 HIDDEN = -2            # a card is there; which one is hidden from the seat
 
@@ -84,7 +85,7 @@ def determinize(P, T, p, seed, out):
     Returns 0, or -1 when ``P`` is not an information set of a game with this card table (the
     unseen cards do not fit its hidden places)."""
     out[:] = P
-    gz_seed(out, seed)
+    rng_seed(out, S_RNG, seed, RNG_SALTS)
     seen = seen_cards(P, T)
     pool = np.empty((N_LEVELS, MAX_CARDS), dtype=np.int64)
     n = np.zeros(N_LEVELS, dtype=np.int64)
@@ -95,7 +96,7 @@ def determinize(P, T, p, seed, out):
             n[lv] += 1
     for lv in range(N_LEVELS):                   # shuffle each level's unseen cards
         for i in range(n[lv] - 1, 0, -1):
-            j = gz_below(out, i + 1)
+            j = rng_below(out, S_RNG, i + 1)
             tmp = pool[lv, i]
             pool[lv, i] = pool[lv, j]
             pool[lv, j] = tmp

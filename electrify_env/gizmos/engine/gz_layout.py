@@ -6,12 +6,15 @@ Three flat int64 arrays carry a game of Gizmos:
 * the **state** ``S`` (one game: everything that changes, the random generator included),
 * the **action id** space (one flat discrete space of named ranges).
 
-Offsets are allocated in order by :class:`_Layout`; :func:`layout_markdown` renders the tables
+Offsets are allocated in order by the game-independent
+:class:`~electrify_env.common.engine.layouts.Layout`; :func:`layout_markdown` renders the tables
 (``python -m electrify_env.gizmos.engine.gz_layout``).  Jitted code reads the module-level ints,
 which numba freezes as compile-time constants.  Capacities (``MAX_*``) bound a card set; the loader
 refuses a set that does not fit.  Ruling ids (G1-G25) refer to ``docs/gizmos/rules.md``.
 """
 from __future__ import annotations
+
+from ...common.engine.layouts import Layout, layout_tables, tables_markdown
 
 # ----------------------------------------------------------------------------------------------
 # Capacities and codes
@@ -101,26 +104,10 @@ PHASE_NAMES = ("main", "pay", "research", "chain", "effect_pick", "effect_file",
                "free_build", "game_over")
 
 
-class _Layout:
-    """Allocates consecutive named ranges and remembers them for the documentation table."""
-
-    def __init__(self, title: str) -> None:
-        self.title = title
-        self.size = 0
-        self.rows: list[tuple[str, int, int, str]] = []
-
-    def field(self, name: str, length: int, meaning: str) -> int:
-        """Allocate ``length`` entries named ``name``; return their offset."""
-        off = self.size
-        self.rows.append((name, off, length, meaning))
-        self.size += length
-        return off
-
-
 # ----------------------------------------------------------------------------------------------
 # Card table T
 # ----------------------------------------------------------------------------------------------
-_t = _Layout("card table T")
+_t = Layout("card table T")
 T_N_CARDS = _t.field("T_N_CARDS", 1, "cards in the set")
 T_MARBLES = _t.field("T_MARBLES", N_COLOURS, "marbles of each colour in the game (G1)")
 T_ROW_SIZE = _t.field("T_ROW_SIZE", 1, "marbles in a full Energy Row (G1)")
@@ -153,7 +140,7 @@ T_SIZE = _t.size
 # ----------------------------------------------------------------------------------------------
 # Player block (offsets relative to a player's block)
 # ----------------------------------------------------------------------------------------------
-_p = _Layout("player block")
+_p = Layout("player block")
 P_BUILT_N = _p.field("P_BUILT_N", 1, "built machines (starting card included)")
 P_BUILT = _p.field("P_BUILT", MAX_BUILT, "card id of each machine, in build order")
 P_WAIT = _p.field("P_WAIT", MAX_BUILT, "1 where the machine is triggered and waiting (G13)")
@@ -174,7 +161,7 @@ P_SIZE = _p.size
 # ----------------------------------------------------------------------------------------------
 # State S
 # ----------------------------------------------------------------------------------------------
-_s = _Layout("state S")
+_s = Layout("state S")
 S_VERSION = _s.field("S_VERSION", 1, "layout version (STATE_VERSION)")
 S_NPLAYERS = _s.field("S_NPLAYERS", 1, "players 2..4")
 S_ROUND = _s.field("S_ROUND", 1, "round, from 1")
@@ -185,6 +172,8 @@ S_TRUNCATED = _s.field("S_TRUNCATED", 1, "1 if the round cap ended it (G22)")
 S_ENDING = _s.field("S_ENDING", 1, "1 once an end condition held at a turn's end (G20)")
 S_DECISIONS = _s.field("S_DECISIONS", 1, "actions applied")
 S_RNG = _s.field("S_RNG", 4, "xorshift128 generator words (hidden, G24/G25)")
+#: the four salts that spread a seed over the generator words (G24; other games use others)
+RNG_SALTS = (0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344)
 S_DISPENSER = _s.field("S_DISPENSER", N_COLOURS, "marbles in the dispenser, per colour")
 S_ROW = _s.field("S_ROW", N_COLOURS, "marbles in the Energy Row, per colour")
 S_DECK_N = _s.field("S_DECK_N", N_DECKS, "cards in each deck")
@@ -218,7 +207,7 @@ STATE_VERSION = 2
 # ----------------------------------------------------------------------------------------------
 # Action ids
 # ----------------------------------------------------------------------------------------------
-_a = _Layout("action ids")
+_a = Layout("action ids")
 A_PASS = _a.field("A_PASS", 1, "pass (no legal action), end the turn, decline, or take neither")
 A_FILE = _a.field("A_FILE", N_DECKS * MAX_DISPLAY, "file the display card of level d+1, slot k: d*4+k")
 A_PICK = _a.field("A_PICK", N_COLOURS, "pick a marble of colour c from the row")
@@ -247,7 +236,7 @@ PAY_LIST_OPTS = 12     # converter options a listed payment decision may have (m
 PAY_KEY_SIZE = 8 + 2 * MAX_OPTS   # words that identify a payment decision (see W_PL_KEY)
 YC_SLOTS = 4096        # slots of the affordability table (a power of two)
 YC_WIDTH = 8           # entries of one slot: two key words, bits of the targets known, five yields
-_w = _Layout("work buffer W")
+_w = Layout("work buffer W")
 W_OPT_N = _w.field("W_OPT_N", 1, "converter options of the current search")
 W_KINDS = _w.field("W_KINDS", MAX_OPTS, "option kind (CV_*) per option of the search")
 W_COLS = _w.field("W_COLS", MAX_OPTS, "option colour per option of the search")
@@ -282,20 +271,12 @@ LAYOUTS = (_t, _p, _s, _a, _w)
 
 def layout_rows() -> dict[str, list[tuple[str, int, int, str]]]:
     """The documentation tables: for each layout, rows of (name, offset, length, meaning)."""
-    return {lay.title: list(lay.rows) for lay in LAYOUTS}
+    return layout_tables(LAYOUTS)
 
 
 def layout_markdown() -> str:
     """Render every layout as a Markdown table (offset, length, meaning)."""
-    out = []
-    for lay in LAYOUTS:
-        out.append(f"### {lay.title} ({lay.size} entries)\n")
-        out.append("| name | offset | length | meaning |")
-        out.append("|---|---:|---:|---|")
-        for name, off, length, meaning in lay.rows:
-            out.append(f"| `{name}` | {off} | {length} | {meaning} |")
-        out.append("")
-    return "\n".join(out)
+    return tables_markdown(LAYOUTS)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,15 +1,15 @@
 """Setup (G1, G4): decks, the level-III cut, the display, starting machines, the row."""
 from numba import njit
 
+from ...common.engine.rng import rng_seed, shuffle_range
 from .gz_board import deck_draw, recompute_limits
 from .gz_energy import pbase, top_up_row
 from .gz_layout import (
     MAX_ARCHIVE, MAX_CARDS, MAX_DECK, MAX_DISPLAY, MAX_RESEARCH, N_COLOURS, N_DECKS, NO_CARD, P_ARCH,
     P_BUILT, P_BUILT_N, PH_MAIN, S_BOX, S_BOX_N, S_CUR, S_DECK, S_DECK_N, S_DISPENSER, S_DISPLAY,
     S_NPLAYERS, S_PAY_LASTO, S_PHASE, S_RES, S_ROUND, S_VERSION, STATE_VERSION, T_DISPLAY,
-    T_L3_KEEP, T_LEVEL, T_MARBLES, T_N_CARDS,
+    T_L3_KEEP, T_LEVEL, T_MARBLES, T_N_CARDS, RNG_SALTS, S_RNG,
 )
-from .gz_rng import gz_seed, gz_shuffle
 
 
 @njit(cache=True)
@@ -20,7 +20,7 @@ def init_state(S, T, n_players, seed):
     S[:] = 0
     S[S_VERSION] = STATE_VERSION
     S[S_NPLAYERS] = n_players
-    gz_seed(S, seed)
+    rng_seed(S, S_RNG, seed, RNG_SALTS)
     for i in range(N_DECKS * MAX_DECK):
         S[S_DECK + i] = NO_CARD
     for i in range(MAX_CARDS):
@@ -42,7 +42,7 @@ def init_state(S, T, n_players, seed):
             S[S_DECK + d * MAX_DECK + S[S_DECK_N + d]] = card
             S[S_DECK_N + d] += 1
     for d in range(N_DECKS):
-        gz_shuffle(S, S_DECK + d * MAX_DECK, S[S_DECK_N + d])
+        shuffle_range(S, S_RNG, S_DECK + d * MAX_DECK, S[S_DECK_N + d])
     while S[S_DECK_N + 2] > T[T_L3_KEEP]:
         S[S_BOX + S[S_BOX_N]] = deck_draw(S, 2)
         S[S_BOX_N] += 1

@@ -3,8 +3,9 @@
 * ``Gizmos-v0`` (Gymnasium, registered by ``import electrify_env``,
   :mod:`electrify_env.registration`) -> :class:`~electrify_env.gizmos.envs.seat.GizmosEnv`: one
   seat of a 2-4 player game against opponents.  ``gymnasium.make("Gizmos-v0", **kwargs)`` wraps
-  it in :class:`~electrify_env.gizmos.envs.seat.TerminateIllegalAction` (an illegal action ends
-  the episode with ``illegal_reward``, default -1); ``illegal_action="raise"`` gives the bare env.
+  it in :class:`~electrify_env.common.envs.wrappers.TerminateIllegalAction` (every game's
+  wrapper: an illegal action ends the episode with ``illegal_reward``, default -1);
+  ``illegal_action="raise"`` gives the bare env.
 * ``gizmos_v0`` (PettingZoo AEC, every seat an agent): ``gizmos_v0.env()`` with PettingZoo's
   standard wrappers, ``gizmos_v0.raw_env()`` without; loaded on first use, so importing this
   package does not import PettingZoo.

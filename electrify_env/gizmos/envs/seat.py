@@ -7,6 +7,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ...common.envs.wrappers import TerminateIllegalAction, wrap_illegal_action
 from ...resolver import is_agent, resolve_agent
 from ...validation import IllegalActionError, InvalidArgumentError, check_seed
 from ..game import Game
@@ -277,70 +278,7 @@ class GizmosEnv(CopyableEnv, gym.Env):
         return self._cards
 
 
-class TerminateIllegalAction(gym.Wrapper):
-    """End the episode on an illegal action instead of raising (``gymnasium.make("Gizmos-v0")``
-    applies it).
-
-    A legal action passes through.  An action that is not legal now (out of range, not an integer
-    id, or masked out) is not applied: the step returns the unchanged observation, reward
-    ``illegal_reward``, ``terminated=True`` and ``info`` with ``"illegal_action": True`` and the
-    mask that was current.  The next call must be ``reset()``; another ``step`` raises a
-    ``ValueError``.
-
-    Args:
-        env: a :class:`GizmosEnv`.
-        illegal_reward: the reward of the illegal step (default -1), a finite number.
-    """
-
-    def __init__(self, env: gym.Env, illegal_reward: float = -1.0) -> None:
-        super().__init__(env)
-        if isinstance(illegal_reward, (bool, np.bool_)) or not isinstance(illegal_reward, (int, float, np.number)) \
-                or not np.isfinite(illegal_reward):
-            raise InvalidArgumentError(f"illegal_reward must be a finite number, got {illegal_reward!r:.60}")
-        self.illegal_reward = float(illegal_reward)
-        self._last_obs: np.ndarray | None = None
-        self._ended = False
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Reset the wrapped env (and the illegal-action end)."""
-        obs, info = self.env.reset(seed=seed, options=options)
-        self._last_obs = obs.copy()
-        self._ended = False
-        return obs, info
-
-    def step(self, action):
-        """Pass a legal action through; end the episode on an illegal one (see the class)."""
-        if self._ended:
-            raise ValueError("the episode ended on an illegal action; call reset()")
-        mask = self.env.unwrapped.action_masks()
-        try:
-            a = as_action(action)
-        except ValueError:
-            a = -1
-        if not 0 <= a < N_ACTIONS or not mask[a]:
-            if self._last_obs is None or not mask.any():
-                raise ValueError("step() after the end of the episode (or before reset()): call reset()")
-            self._ended = True
-            info = {"action_mask": mask.astype(np.int8), "illegal_action": True}
-            return self._last_obs.copy(), self.illegal_reward, True, False, info
-        obs, reward, term, trunc, info = self.env.step(a)
-        self._last_obs = obs.copy()
-        return obs, reward, term, trunc, info
-
-    def action_masks(self) -> np.ndarray:
-        """The wrapped env's bool legal mask (all False after an illegal action ended the episode)."""
-        if self._ended:
-            return np.zeros(N_ACTIONS, dtype=bool)
-        return self.env.unwrapped.action_masks()
-
-
-ILLEGAL_ACTION_MODES = ("terminate", "raise")
-
-
 def make_gizmos_env(illegal_action: str = "terminate", illegal_reward: float = -1.0, **kwargs) -> gym.Env:
     """Entry point of ``Gizmos-v0``: :class:`GizmosEnv` (``kwargs``), wrapped in
     :class:`TerminateIllegalAction` unless ``illegal_action="raise"``."""
-    if illegal_action not in ILLEGAL_ACTION_MODES:
-        raise InvalidArgumentError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
-    env = GizmosEnv(**kwargs)
-    return env if illegal_action == "raise" else TerminateIllegalAction(env, illegal_reward)
+    return wrap_illegal_action(GizmosEnv(**kwargs), illegal_action, illegal_reward)

@@ -1,18 +1,38 @@
-"""Gymnasium wrappers of the Electrify envs."""
+"""The Gymnasium wrapper that ends an episode on an illegal action, for any game's env.
+
+The wrapped env provides ``action_masks()`` (a bool legal mask over its ``Discrete`` action
+space, all False once the episode is over), as every env of the package does; the wrapper reads
+nothing else of the game.
+"""
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from ..engine import layout as L
-from ._common import as_action, check_float
+from ...validation import InvalidArgumentError, check_float
+
+#: the modes of ``gymnasium.make(id, illegal_action=...)`` (the envs' entry points)
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
+
+
+def _action_id(action) -> int:
+    """``action`` as a Python int (ints, numpy integers, 0-d integer arrays), or -1 for anything
+    else (bools, floats, strings, None): an id that is never legal."""
+    if isinstance(action, (bool, np.bool_)) or (isinstance(action, np.ndarray) and action.dtype == np.bool_):
+        return -1
+    try:
+        return operator.index(action)
+    except TypeError:
+        return -1
 
 
 class TerminateIllegalAction(gym.Wrapper):
     """End the episode on an illegal action instead of raising (PettingZoo's
-    ``TerminateIllegalWrapper`` for the Gymnasium envs; ``gymnasium.make`` applies it).
+    ``TerminateIllegalWrapper`` for the Gymnasium envs; ``gymnasium.make`` applies it to
+    ``Electrify-v0``, ``Electrify-Solo-v0`` and ``Gizmos-v0``).
 
     A legal action passes through.  An action that is not legal now (out of range, not an integer
     id, or masked out) is not applied: the step returns the unchanged observation, reward
@@ -22,7 +42,7 @@ class TerminateIllegalAction(gym.Wrapper):
     in the wrapped env.
 
     Args:
-        env: an Electrify Gymnasium env.
+        env: a Gymnasium env of the package (one with ``action_masks()``).
         illegal_reward: the reward of the illegal step (default -1): a finite real number, else
             :class:`~electrify_env.InvalidArgumentError`.
     """
@@ -45,11 +65,8 @@ class TerminateIllegalAction(gym.Wrapper):
         if self._ended:
             raise ValueError("the episode ended on an illegal action; call reset()")
         mask = self.env.unwrapped.action_masks()
-        try:
-            a = as_action(action)
-        except ValueError:
-            a = -1
-        if not 0 <= a < L.N_ACTIONS or not mask[a]:
+        a = _action_id(action)
+        if not 0 <= a < mask.shape[0] or not mask[a]:
             if self._last_obs is None or not mask.any():
                 raise ValueError("step() after the end of the episode (or before reset()): call reset()")
             self._ended = True
@@ -61,6 +78,16 @@ class TerminateIllegalAction(gym.Wrapper):
 
     def action_masks(self) -> np.ndarray:
         """The wrapped env's bool legal mask (all False after an illegal action ended the episode)."""
-        if self._ended:
-            return np.zeros(L.N_ACTIONS, dtype=bool)
-        return self.env.unwrapped.action_masks()
+        mask = self.env.unwrapped.action_masks()
+        return np.zeros_like(mask) if self._ended else mask
+
+
+def wrap_illegal_action(env: gym.Env, illegal_action: str = "terminate",
+                        illegal_reward: float = -1.0) -> gym.Env:
+    """An env's entry point: ``env`` wrapped in :class:`TerminateIllegalAction`
+    (``illegal_action="terminate"``), or ``env`` itself (``"raise"``: an illegal action raises
+    :class:`~electrify_env.IllegalActionError`); any other mode raises
+    :class:`~electrify_env.InvalidArgumentError`."""
+    if illegal_action not in ILLEGAL_ACTION_MODES:
+        raise InvalidArgumentError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+    return env if illegal_action == "raise" else TerminateIllegalAction(env, illegal_reward)
