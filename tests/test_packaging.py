@@ -290,3 +290,23 @@ def test_an_installed_wheel_works_beside_a_users_own_agents_and_training_package
     assert (got["user_agents"], got["user_training"], got["agent"]) == ("agents", "training", "GreedyAgent")
     listing = _run([sys.executable, "-m", "electrify_env.cli", "agents"], cwd=work, env=installed["env"])
     assert re.search(r"^greedy: ", listing.stdout, re.M), listing.stdout
+
+
+def test_every_subpackage_folder_is_in_the_wheel_package_list():
+    """A folder with an ``__init__.py`` under ``electrify_env/``, ``agents/`` or ``training/`` that
+    pyproject's package list misses would be left out of the wheel (its imports fail installed)."""
+    import tomllib
+
+    cfg = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed = set(cfg["packages"])
+    roots = {"electrify_env": "electrify_env", "agents": "electrify_env.agents", "training": "electrify_env.training"}
+    missing = []
+    for folder, name in roots.items():
+        for init in sorted((REPO / folder).rglob("__init__.py")):
+            rel = init.parent.relative_to(REPO / folder).parts
+            if "__pycache__" in rel:
+                continue
+            pkg = ".".join((name, *rel))
+            if pkg not in listed:
+                missing.append(pkg)
+    assert not missing, f"packages missing from pyproject.toml [tool.setuptools] packages: {missing}"
