@@ -190,6 +190,8 @@ def test_expert_iteration_runs_resumes_and_repeats(tmp_path):
     assert rows[1]["samples"] > 0 and "screen_win_rate" in rows[2]
     net, meta = load(path)
     assert meta["trainer"] == "expert iteration" and meta["rounds"] == 2 and meta["search"] is None
+    kept = sorted(p.name for p in (tmp_path / "run" / "rounds").glob("*.pt"))
+    assert kept == ["policy-r0001.pt", "policy-r0002.pt"]            # every screened round
     # resuming a finished run trains no further round
     train(_tiny(tmp_path, iterations=2), log=lambda *_: None)
     assert len((tmp_path / "run" / "log.jsonl").read_text().splitlines()) == 3

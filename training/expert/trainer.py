@@ -16,7 +16,9 @@ A checkpoint (``out/checkpoint.pt``: network, optimizer, snapshots, round, gener
 after the warm start and after every round; a run started again with ``resume: true`` continues
 from it (the replay buffer starts empty).  The policy file (``policy``) is written at the end with
 the config, the sample counts and the last screening figures in its metadata; it is rewritten
-after every round, so a run stopped early (``max_minutes``, or by hand) leaves its latest network.
+after every round, so a run stopped early (``max_minutes``, or by hand) leaves its latest network,
+and every screened round's network is kept as ``out/rounds/policy-rNNNN.pt`` with its screening
+figures, to choose the file to ship from.
 """
 from __future__ import annotations
 
@@ -194,9 +196,9 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
         checkpoint(0)
     net.eval()
 
-    def export(rounds: int) -> Path:
-        return save(cfg.policy_path, net, cards_hash, search=cfg.play_search, trainer="expert iteration",
-                    config=cfg.as_dict(), rounds=rounds, counts=dict(counts),
+    def export(rounds: int, path: Path | None = None) -> Path:
+        return save(cfg.policy_path if path is None else path, net, cards_hash, search=cfg.play_search,
+                    trainer="expert iteration", config=cfg.as_dict(), rounds=rounds, counts=dict(counts),
                     screening={"opponent": cfg.eval_opponent, **last_screen})
 
     rnd = start
@@ -224,6 +226,7 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
         if cfg.eval_games and (rnd % cfg.eval_every == 0 or rnd == cfg.iterations):
             last_screen = screen(net, cfg, cfg.eval_games, cfg.eval_seed + rnd * cfg.eval_games, cfg.eval_opponent)
             row.update({f"screen_{k}": v for k, v in last_screen.items()})
+            export(rnd, out / "rounds" / f"policy-r{rnd:04d}.pt")     # every screened network is kept
         record(rnd, row)
         checkpoint(rnd)
         export(rnd)
