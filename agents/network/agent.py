@@ -25,6 +25,7 @@ from electrify_env.seatview import SeatView
 from electrify_env.validation import MAX_SEED
 
 from ..search.evaluators import NetworkEvaluator
+from ..search.agent import kind_data
 from ..search.gumbel import GumbelSearch
 from .policy_file import PolicyFileError, load
 
@@ -179,9 +180,4 @@ DOC = ("a policy-value network, alone or driving the determinized Gumbel search 
 
 def agent_kind(game: str) -> dict:
     """The policy agent of ``game`` as agent-registry plain data (``{"target", "doc", "params"}``)."""
-    cls = CLASSES.get(str(game))
-    if cls is None:
-        raise AgentError(f"no policy agent class for game {game!r}; games: {', '.join(CLASSES)}")
-    params = {k: {"type": t, "doc": d, **({} if lo is None else {"minimum": lo, "maximum": hi})}
-              for k, (t, d, lo, hi) in PARAMS.items()}
-    return {"target": f"{cls.__module__}:{cls.__name__}", "doc": DOC, "params": params}
+    return kind_data("policy", CLASSES, game, DOC, PARAMS)

@@ -168,9 +168,17 @@ def agent_kind(game: str) -> dict:
     """The search agent of the game named ``game`` as agent-registry plain data (the format of a
     game's ``agent_kinds()`` entries: ``{"target", "doc", "params"}``); AgentError for a game
     without a game-fixed class in :data:`CLASSES`."""
-    cls = CLASSES.get(str(game))
+    return kind_data("search", CLASSES, game, DOC, PARAMS)
+
+
+def kind_data(what: str, classes: dict[str, type], game: str, doc: str,
+              params: dict[str, tuple[type, str, float | None, float | None]]) -> dict:
+    """The agent-registry plain data ``{"target", "doc", "params"}`` of the game-fixed class of
+    ``game`` in ``classes``, with ``params`` given as name -> (type, doc, minimum, maximum);
+    AgentError naming the games when ``game`` has no class (``what`` names the agent)."""
+    cls = classes.get(str(game))
     if cls is None:
-        raise AgentError(f"no search agent class for game {game!r}; games: {', '.join(CLASSES)}")
-    params = {k: {"type": t, "doc": d, **({} if lo is None else {"minimum": lo, "maximum": hi})}
-              for k, (t, d, lo, hi) in PARAMS.items()}
-    return {"target": f"{cls.__module__}:{cls.__name__}", "doc": DOC, "params": params}
+        raise AgentError(f"no {what} agent class for game {game!r}; games: {', '.join(classes)}")
+    data = {k: {"type": t, "doc": d, **({} if lo is None else {"minimum": lo, "maximum": hi})}
+            for k, (t, d, lo, hi) in params.items()}
+    return {"target": f"{cls.__module__}:{cls.__name__}", "doc": doc, "params": data}
