@@ -336,7 +336,9 @@ def test_browser_page_defaults_to_the_shipped_policy_and_plays_against_it(shippe
                 continue
             wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-decisions") != before)
         log = drv.find_element(By.ID, "log").text
-        assert "player 1 (trained):" in log
+        # the trained bot's finished turns, in players' words
+        bot_lines = [t["text"] for t in session.turns(0) if t["player"] == 1 and t["done"]]
+        assert bot_lines and all(line.startswith("Player 1 (trained) ") and line in log for line in bot_lines)
         assert sum(e.seat == 1 for e in session.log) > 5
     finally:
         drv.quit()
