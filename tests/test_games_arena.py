@@ -87,7 +87,7 @@ def test_cli_arena_and_agents_take_a_game(capsys):
     assert out.splitlines()[0] == header and "greedy vs random" in out
     assert cli_main(["agents", "--game", "gizmos"]) == 0
     listed = [line.split(":")[0] for line in capsys.readouterr().out.splitlines() if not line.startswith(" ")]
-    assert listed == ["random", "greedy", "gumbel"]
+    assert listed == ["random", "greedy", "gumbel", "policy"]
     assert cli_main(["arena", "--game", "gizmos", "--agents", "mcts,random", "--games", "2",
                      "--out", "-", "--quiet"]) == 2
     assert "unknown agent 'mcts' of Gizmos" in capsys.readouterr().err

@@ -26,7 +26,7 @@ from electrify_env.agents.net import PolicyValueNet, load_policy, save_policy, t
 from electrify_env.training.selfplay import Trainer, potential, stream_gae, train, win_reward
 
 REPO = Path(__file__).resolve().parents[1]
-TRAIN_CONFIGS = sorted((REPO / "configs").glob("electrify-*.yaml"))
+TRAIN_CONFIGS = sorted(p for p in (REPO / "configs").glob("electrify-*.yaml") if not p.stem.endswith("-expert"))  # PPO configs
 CARDS, _ = card_set_and_options(None, ())
 
 
