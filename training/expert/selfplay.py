@@ -64,12 +64,16 @@ class Replay:
 
     def extend(self, s: Samples) -> None:
         """Append the samples ``s`` (overwriting the oldest when full)."""
-        for k in range(len(s)):
-            i = self.next
-            self.obs[i], self.mask[i], self.policy[i], self.value[i] = s.obs[k], s.mask[k], s.policy[k], s.value[k]
-            self.next = (i + 1) % self.capacity
-            self.size = min(self.size + 1, self.capacity)
-        self.added += len(s)
+        n = len(s)
+        if n == 0:
+            return
+        keep = slice(max(0, n - self.capacity), n)            # more than fit: the newest
+        rows = (np.arange(keep.start, n) + self.next) % self.capacity   # where a one-by-one write puts them
+        for buf, items in ((self.obs, s.obs), (self.mask, s.mask), (self.policy, s.policy), (self.value, s.value)):
+            buf[rows] = np.stack(items[keep])
+        self.next = (self.next + n) % self.capacity
+        self.size = min(self.size + len(rows), self.capacity)
+        self.added += n
 
     def sample(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, ...]:
         """A uniform minibatch (observations as float32)."""
