@@ -227,6 +227,42 @@ def test_expert_config_errors(tmp_path):
     assert load_expert_config("configs/gizmos-2p-expert.yaml").players == 2
 
 
+def test_init_starts_a_four_player_network_from_a_two_player_file(tmp_path):
+    from electrify_env.agents.network.policy_file import save
+    from electrify_env.training.expert.trainer import init_from
+
+    two = _net(seed=5)
+    path = save(tmp_path / "two.pt", two, Game(2, seed=0).cards.hash)
+    four = PolicyValueNet(layout_of("gizmos", 4), two.embed, list(two.hidden))
+    fresh = init_from(four, str(path), "gizmos")
+    assert fresh == ["value.weight", "value.bias"]               # the 4-seat value head starts fresh
+    theirs = load(path)[0].state_dict()
+    mine = four.state_dict()
+    assert all(torch.equal(mine[k], theirs[k]) for k in mine if k not in fresh)
+    with pytest.raises(PolicyFileError, match="plays 'gizmos', not 'electrify'"):
+        init_from(four, str(path), "electrify")
+    # the trainer takes it as a config field
+    msgs = []
+    train(_tiny(tmp_path, players=4, init=str(path), warm_games=0, iterations=1, embed=16, hidden=[32, 32]),
+          log=msgs.append)
+    assert any(m.startswith(f"network starts from {path} (fresh: value.weight, value.bias)") for m in msgs)
+
+
+def test_value_targets_mix_the_result_with_the_search_root_value():
+    from electrify_env.training.expert.selfplay import Samples
+
+    s = Samples()
+    row = (np.zeros(3), np.ones(2, np.uint8), np.array([1.0, 0.0]), 1, np.array([0.2, 0.6]))
+    s.add_game([row], np.array([1.0, 0.0]), value_mix=0.25)
+    s.add_game([row], np.array([1.0, 0.0]))                       # mix 0: the result alone
+    s.add_game([row[:4]], np.array([1.0, 0.0]), value_mix=0.25)   # a teacher row has no root value
+    np.testing.assert_allclose(s.value[0], [0.75 * 0 + 0.25 * 0.6, 0.75 * 1 + 0.25 * 0.2])
+    np.testing.assert_allclose(s.value[1], [0.0, 1.0])
+    np.testing.assert_allclose(s.value[2], [0.0, 1.0])
+    with pytest.raises(ConfigError, match="value_mix must lie in"):
+        ExpertConfig(value_mix=1.5)
+
+
 def test_evaluator_of_a_network_serves_the_search():
     from electrify_env.agents.search.gumbel import GumbelSearch
 

@@ -29,7 +29,9 @@ class ExpertConfig:
       this wall-clock budget; 0: no limit);
     * the network: ``embed``, ``hidden`` (:class:`~electrify_env.agents.network.model.PolicyValueNet`),
       ``lr``, ``weight_decay``, ``batch``, ``value_weight`` (the value loss's weight beside the
-      policy's cross-entropy);
+      policy's cross-entropy), ``init`` (a policy file of the same game whose tensors of matching
+      name and shape start the network, such as a 2-player file for a 4-player run; the value
+      head of another player count starts fresh; ``""``: random weights);
     * the warm start: ``warm_games`` games in which ``warm_teacher`` (an agent spec of the game)
       plays every seat, a random legal move instead with probability ``warm_epsilon``; every
       decision with a choice is a sample (the teacher's move, the game's result), trained for
@@ -40,8 +42,9 @@ class ExpertConfig:
       ``considered``, ``gumbel_scale``) and labelled with its improved policy; the opponents of a
       game come from ``league`` (weights of ``self``: every seat is the learner; ``snapshot``: a
       past network alone, one taken every ``snapshot_every`` rounds, the last ``snapshots`` kept;
-      any other key: an agent spec of the game, such as ``greedy``); ``replay`` samples are kept
-      and ``train_steps`` minibatches drawn a round;
+      any other key: an agent spec of the game, such as ``greedy``); a search sample's value
+      target is the game's result mixed with the search's root value by ``value_mix`` (0: the
+      result alone); ``replay`` samples are kept and ``train_steps`` minibatches drawn a round;
     * screening: every ``eval_every`` rounds, ``eval_games`` seat-rotated games of the network alone
       against ``eval_opponent`` on seeds from ``eval_seed`` (keep them apart from the arena seeds
       a shipped file is measured on);
@@ -63,6 +66,7 @@ class ExpertConfig:
     weight_decay: float = 1e-4
     batch: int = 256
     value_weight: float = 1.0
+    init: str = ""
     warm_games: int = 1000
     warm_teacher: str = "greedy"
     warm_epsilon: float = 0.1
@@ -74,6 +78,7 @@ class ExpertConfig:
     determinizations: int = 2
     considered: int = 8
     gumbel_scale: float = 1.0
+    value_mix: float = 0.0
     league: dict = field(default_factory=lambda: {"self": 0.5, "greedy": 0.3, "snapshot": 0.2})
     snapshot_every: int = 2
     snapshots: int = 5
@@ -94,7 +99,8 @@ class ExpertConfig:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:
                 raise ConfigError(f"expert config: {name} must be an integer >= {lo}, got {v!r}")
-        for name in ("lr", "weight_decay", "value_weight", "warm_epsilon", "gumbel_scale", "max_minutes"):
+        for name in ("lr", "weight_decay", "value_weight", "warm_epsilon", "gumbel_scale", "max_minutes",
+                     "value_mix"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
                 raise ConfigError(f"expert config: {name} must be a number >= 0, got {v!r}")
@@ -102,8 +108,11 @@ class ExpertConfig:
         if self.eval_seed + self.eval_games * (self.iterations + 1) > 2**31:
             raise ConfigError(f"expert config: screening seeds eval_seed .. eval_seed + eval_games * "
                               f"(iterations + 1) must stay below 2**31 (training's range), got {self.eval_seed}")
-        if self.warm_epsilon > 1:
-            raise ConfigError(f"expert config: warm_epsilon must lie in [0, 1], got {self.warm_epsilon}")
+        for name in ("warm_epsilon", "value_mix"):
+            if getattr(self, name) > 1:
+                raise ConfigError(f"expert config: {name} must lie in [0, 1], got {getattr(self, name)}")
+        if not isinstance(self.init, str):
+            raise ConfigError(f"expert config: init must be a policy file's path or '', got {self.init!r}")
         if not isinstance(self.hidden, (list, tuple)) or len(self.hidden) < 1 or \
                 not all(isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in self.hidden):
             raise ConfigError(f"expert config: hidden must be a list of positive widths, got {self.hidden!r}")

@@ -5,7 +5,7 @@ A sample is one decision with a choice (more than one legal action) of a learner
 seat's observation and legal mask, the policy target (the teacher's move as one-hot, or the
 search's improved policy) and, once the game ends, the value target: every seat's utility
 (:func:`electrify_env.agents.search.evaluators.utility`) in the observation's seat-relative
-order.  :class:`Replay` keeps the latest samples (observations as float16).
+order, optionally mixed with the search's root value.  :class:`Replay` keeps the latest samples (observations as float16).
 """
 from __future__ import annotations
 
@@ -31,13 +31,19 @@ class Samples:
     policy: list = field(default_factory=list)
     value: list = field(default_factory=list)
 
-    def add_game(self, rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]], u: np.ndarray) -> None:
-        """The rows ``(obs, mask, policy, seat)`` of one finished game with its utilities ``u``."""
-        for obs, mask, pol, seat in rows:
+    def add_game(self, rows: list[tuple], u: np.ndarray, value_mix: float = 0.0) -> None:
+        """The rows ``(obs, mask, policy, seat)`` or ``(obs, mask, policy, seat, root_value)`` of
+        one finished game with its utilities ``u``.  A row's value target is ``u``, or, for a row
+        with the search's root value (game seat order) and ``value_mix`` > 0, the mix
+        ``(1 - value_mix) * u + value_mix * root_value``."""
+        for obs, mask, pol, seat, *root in rows:
             self.obs.append(np.asarray(obs, dtype=np.float16))     # as the replay keeps them
             self.mask.append(mask)
             self.policy.append(pol)
-            self.value.append(relative_values(u, seat))
+            target = relative_values(u, seat)
+            if root and value_mix > 0:
+                target = (1.0 - value_mix) * target + value_mix * relative_values(np.asarray(root[0]), seat)
+            self.value.append(target.astype(np.float32))
 
     def __len__(self) -> int:
         return len(self.obs)
@@ -113,12 +119,13 @@ def teacher_games(new_game: Callable[[int], Any], seeds: Sequence[int], teacher:
 
 def search_games(new_game: Callable[[int], Any], seeds: Sequence[int], learners: Sequence[Sequence[int]],
                  opponents: Sequence[Any], search: GumbelSearch, parallel: int, rng: np.random.Generator,
-                 progress: Any = None) -> tuple[Samples, dict]:
+                 progress: Any = None, value_mix: float = 0.0) -> tuple[Samples, dict]:
     """Self-play games: in game ``i`` (``new_game(seeds[i])``) the seats ``learners[i]`` move by
     ``search`` and are labelled with its improved policy; the other seats are played by
     ``opponents[i]`` (an agent, or None when every seat learns).  ``parallel`` games are stepped
     together: each advances (forced moves, opponents' moves) to its learner's next decision with
-    a choice, and those decisions are searched in one call.
+    a choice, and those decisions are searched in one call.  ``value_mix``: the share of the
+    search's root value in a sample's value target (:meth:`Samples.add_game`).
 
     Returns the samples and counts: games, decisions, searched decisions, each learner seat's
     mean utility against the opponents."""
@@ -155,7 +162,8 @@ def search_games(new_game: Callable[[int], Any], seeds: Sequence[int], learners:
                 for i, res in zip(roots, results):
                     g = games[i]
                     p = int(g.current_player)
-                    rows[i].append((g.observe(p), np.array(g.legal_mask(), dtype=np.uint8), res.policy, p))
+                    rows[i].append((g.observe(p), np.array(g.legal_mask(), dtype=np.uint8), res.policy, p,
+                                    res.value))
                     g.step(int(res.action))
                     stats["decisions"] += 1
                     stats["searched"] += 1
@@ -163,7 +171,7 @@ def search_games(new_game: Callable[[int], Any], seeds: Sequence[int], learners:
             for i in active:
                 if games[i].is_terminal:
                     u = utility(games[i])
-                    out.add_game(rows[i], u)
+                    out.add_game(rows[i], u, value_mix)
                     stats["games"] += 1
                     if opponents[i] is not None:
                         key = getattr(opponents[i], "spec", "opponent")

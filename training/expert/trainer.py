@@ -36,7 +36,7 @@ from tqdm import tqdm
 from electrify_env.agents.network.agent import evaluator_of
 from electrify_env.agents.network.layout import layout_of
 from electrify_env.agents.network.model import PolicyValueNet
-from electrify_env.agents.network.policy_file import save
+from electrify_env.agents.network.policy_file import PolicyFileError, load, save
 from electrify_env.agents.registry import make_agent
 from electrify_env.agents.search.evaluators import utility
 from electrify_env.agents.search.gumbel import GumbelSearch
@@ -133,6 +133,20 @@ def _league(cfg: ExpertConfig, rng: np.random.Generator, snapshots: list[PolicyV
     return (seat,), agents[key]
 
 
+def init_from(net: PolicyValueNet, path: str, game: str) -> list[str]:
+    """Copy into ``net`` every tensor of the policy file ``path`` whose name and shape match
+    (PolicyFileError for a file of another game); returns the names of ``net``'s tensors that
+    keep their fresh weights."""
+    src, meta = load(path)
+    if meta.get("game") != game:
+        raise PolicyFileError(f"init policy {path} plays {meta.get('game')!r}, not {game!r}")
+    theirs = src.state_dict()
+    mine = net.state_dict()
+    fresh = [k for k, v in mine.items() if k not in theirs or theirs[k].shape != v.shape]
+    net.load_state_dict({k: (v if k in fresh else theirs[k]) for k, v in mine.items()})
+    return fresh
+
+
 def train(cfg: ExpertConfig, log: Any = print) -> Path:
     """Run the trainer of the module docstring for ``cfg``; returns the policy file's path."""
     t_start = time.time()
@@ -144,6 +158,9 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
     layout = layout_of(gdef.name, cfg.players)
     cards_hash = gdef.new_game(cfg.players, 0).cards.hash
     net = PolicyValueNet(layout, cfg.embed, cfg.hidden)
+    if cfg.init and not (cfg.resume and (out / "checkpoint.pt").is_file()):
+        fresh = init_from(net, cfg.init, gdef.name)
+        log(f"network starts from {cfg.init}" + (f" (fresh: {', '.join(fresh)})" if fresh else ""))
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     rng = np.random.default_rng(np.random.SeedSequence([cfg.seed, 7]))
     replay = Replay(cfg.replay, layout.obs_size, layout.n_actions, cfg.players)
@@ -211,7 +228,8 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
         league = [_league(cfg, rng, snapshots, agents) for _ in range(cfg.games_per_iteration)]
         with torch.inference_mode(), tqdm(total=cfg.games_per_iteration, desc=f"round {rnd}: self-play") as bar:
             samples, st = search_games(lambda s: gdef.new_game(cfg.players, s), seeds, [l[0] for l in league],
-                                       [l[1] for l in league], search, cfg.parallel, rng, bar)
+                                       [l[1] for l in league], search, cfg.parallel, rng, bar,
+                                       value_mix=cfg.value_mix)
         t_play = time.time() - t0
         replay.extend(samples)
         counts["search_samples"] += len(samples)
