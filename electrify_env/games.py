@@ -51,6 +51,10 @@ class GameDef:
         network: the import path of the module whose ``network_layout(n_players)`` says where
             the cards lie in the game's observation, as plain data, for the policy-value network
             (:mod:`electrify_env.agents.network.layout`; ``""``: the game has none).
+        play: the import path of the module that gives the game's pieces of the play table
+            (:mod:`electrify_env.play.table`: ``table_view``, ``options``, ``turn_text``,
+            ``board_text``, ``end_summary``, ``default_opponent``; ``""``: the play table's own
+            Electrify session, :class:`electrify_env.play.session.PlaySession`).
     """
 
     name: str
@@ -62,6 +66,7 @@ class GameDef:
     report: str = ""
     demo: str = ""
     network: str = ""
+    play: str = ""
 
     @property
     def game_class(self) -> Any:
@@ -72,6 +77,13 @@ class GameDef:
         """The game's own agent kinds, from its ``bots`` module's ``agent_kinds()`` (plain data:
         name -> ``{"target", "doc", "params"}``; empty when the game names no bots module)."""
         return dict(import_module(self.bots).agent_kinds()) if self.bots else {}
+
+    def table(self) -> Any:
+        """The game's play-table module (its ``play`` import path); InvalidArgumentError when
+        the game names none."""
+        if not self.play:
+            raise InvalidArgumentError(f"{self.title} has no play-table module (its GameDef names none)")
+        return import_module(self.play)
 
     def game_facts(self, game: Any) -> dict:
         """What a balance report counts in the finished ``game`` (its ``report`` module's
@@ -101,7 +113,7 @@ GAMES: dict[str, GameDef] = {
     "electrify": GameDef("electrify", "Electrify", 1, 4, "electrify_env.game", network="electrify_env.network"),
     "gizmos": GameDef("gizmos", "Gizmos", 2, 4, "electrify_env.gizmos.game", bots="electrify_env.gizmos.bots",
                       report="electrify_env.gizmos.report", demo="electrify_env.gizmos.demo",
-                      network="electrify_env.gizmos.network"),
+                      network="electrify_env.gizmos.network", play="electrify_env.gizmos.table"),
 }
 #: the game a tool plays when none is named
 DEFAULT_GAME = "electrify"

@@ -38,6 +38,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..games import DEFAULT_GAME
 from .session import HUMAN, SPECTATOR, LogEvent, PlayError, PlaySession, default_opponent, fresh_seed
 
 __all__ = ["ArgumentProblem", "DESCRIPTION", "HELP", "add_arguments", "board", "build_parser",
@@ -624,6 +625,10 @@ def add_arguments(ap: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the options of ``electrify play`` to ``ap`` (the ``electrify`` command's sub-parser
     or :func:`build_parser`'s)."""
     from electrify_env.agents import AGENTS
+    from ..games import DEFAULT_GAME, game_names
+    ap.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                    help=f"the game to play (default {DEFAULT_GAME}); gizmos takes --players, "
+                         "--humans, --opponents, --seats and --seed (agents: `electrify agents --game gizmos`)")
     ap.add_argument("--level", default=None, metavar="NAME",
                     help="opponents by difficulty: every bot seat plays the agent of that level "
                          "(Beginner, Intermediate, Strong, Expert; configs/play/levels.yaml, "
@@ -779,6 +784,9 @@ def play(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None
     when the game ended or the person quit, 130 on Ctrl-C while a bot thinks, 2 for a bad
     option (the usage and one ``electrify play: error: argument --X: ...`` line on stderr)."""
     parser = parser or build_parser()
+    if getattr(args, "game", DEFAULT_GAME) != DEFAULT_GAME:
+        from .table_terminal import play_table
+        return play_table(args, parser, input_fn, console)
     try:
         session = session_from_args(args)
     except ArgumentProblem as problem:
