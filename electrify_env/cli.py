@@ -265,7 +265,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 EXPLOIT_DEFAULTS = {"steps": 200_000, "points": 4, "games": 400, "seed": 7100, "jobs": 1,
-                    "out": "runs/exploit"}
+                    "out": "runs/exploit", "game": "electrify"}
 """The defaults of ``electrify exploit`` (those of :class:`electrify_env.training.exploit.ExploitConfig`;
 kept here so that the parser imports no training code)."""
 
@@ -276,7 +276,7 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
     cfg = ExploitConfig(policy=args.policy, **{k: getattr(args, k) for k in EXPLOIT_DEFAULTS})
     try:
         cfg.validate()
-        policy_path(cfg.policy)
+        policy_path(cfg.policy, cfg.game)
     except ExploitError as err:
         print(f"electrify exploit: error: {err}", file=sys.stderr)
         return 2
@@ -446,7 +446,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.set_defaults(func=_cmd_train)
     ex = sub.add_parser("exploit", help="train a best response to a shipped trained policy and measure "
                                         "how often it wins against it (training/exploit.py)")
-    ex.add_argument("policy", help="a shipped trained agent by name, e.g. trained_2p (`electrify agents`)")
+    ex.add_argument("policy", help="a shipped trained agent by name, e.g. trained_2p (`electrify agents`), or a "
+                                   "policy-value spec: policy, policy:simulations=0, policy:path=FILE")
     for name, help_ in (("steps", "learner decisions of best-response training"),
                         ("points", "networks kept and measured along the run"),
                         ("games", "arena games of each kept network against the policy"),
@@ -454,6 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
         ex.add_argument(f"--{name}", type=int, default=EXPLOIT_DEFAULTS[name],
                         help=f"{help_} (default {EXPLOIT_DEFAULTS[name]})")
     ex.add_argument("--out", default=EXPLOIT_DEFAULTS["out"], help=f"output folder (default {EXPLOIT_DEFAULTS['out']})")
+    ex.add_argument("--game", default=EXPLOIT_DEFAULTS["game"], help="the game (electrify or gizmos; default electrify)")
     ex.set_defaults(func=_cmd_exploit)
     ld = sub.add_parser("ladder", help="round robin of a fixed pool of agents, rated (configs/ladder/): "
                                        "the table and plot of the docs, the ratings of the difficulty levels")
