@@ -415,3 +415,61 @@ def test_replay_viewer_steps_through_an_arena_record(client):
     assert client.post("/api/replays", json={"text": text, "game": 9}).status_code == 404
     bad = dict(rec, actions=[0] * 3)
     assert client.post("/api/replays", json={"text": json.dumps(bad)}).status_code == 400
+
+
+# ---- Gizmos at the table (/api/tables) -------------------------------------------------------
+def _gizmos_hidden(g, seat) -> list[str]:
+    """Card ids ``seat`` (None: a spectator) must not see: the decks, another seat's research."""
+    from electrify_env.gizmos.engine import gz_layout as GL
+    S, ids = g.state, g.cards.ids
+    out = [ids[int(S[GL.S_DECK + d * GL.MAX_DECK + i])] for d in range(GL.N_DECKS) for i in range(int(S[GL.S_DECK_N + d]))]
+    if S[GL.S_PHASE] == GL.PH_RESEARCH and seat != g.current_player:
+        out += [ids[int(S[GL.S_RES + i])] for i in range(int(S[GL.S_RES_N]))]
+    return out
+
+
+def _check_gizmos_answer(g, seat, answer, where: str) -> None:
+    from electrify_env.gizmos.engine import gz_layout as GL
+    text = json.dumps(answer)
+    for card in _gizmos_hidden(g, seat):
+        assert not re.search(rf"\b{re.escape(card)}\b", text), f"{where}: hidden card {card} to seat {seat}"
+    if not g.is_terminal:
+        for w in [str(g.seed)] + [str(int(x)) for x in g.state[GL.S_RNG:GL.S_RNG + 4] if abs(int(x)) >= 10 ** 6]:
+            assert w not in text, f"{where}: seed or generator word {w} to seat {seat}"
+    assert not re.search(r'"(seed|rng|deck_order|known_under)"', text), where
+
+
+def test_a_gizmos_game_through_every_table_endpoint_shows_nothing_hidden(app, client):
+    r = client.post("/api/tables", json={"game": "gizmos", "seats": ["human", "greedy"], "seed": BIG_SEED})
+    assert r.status_code == 200, r.text
+    new = r.json()
+    tid, tok = new["id"], new["tokens"]["0"]
+    rec = app.state.tables.get(tid)
+    g = rec["session"].game
+    _check_gizmos_answer(g, 0, new, "new")
+    rng = np.random.default_rng(1)
+    state = new
+    while not state["view"]["done"]:
+        _check_gizmos_answer(g, 0, client.get(f"/api/tables/{tid}?token={tok}").json(), "get")
+        _check_gizmos_answer(g, None, client.get(f"/api/tables/{tid}").json(), "spectator")
+        bots = client.post(f"/api/tables/{tid}/bots", json={"token": tok})
+        _check_gizmos_answer(g, 0, bots.json(), "bots")
+        opts = state["view"]["options"]
+        assert client.post(f"/api/tables/{tid}/move", json={"action": opts[0]["action"]}).status_code == 403
+        state = client.post(f"/api/tables/{tid}/move",
+                            json={"action": opts[int(rng.integers(len(opts)))]["action"], "token": tok}).json()
+        _check_gizmos_answer(g, 0, state, "move")
+    assert state["view"]["summary"]["scores"] == [int(x) for x in g.scores()]
+
+
+def test_table_requests_are_refused_in_one_line(client):
+    assert client.post("/api/tables", json={"game": "electrify"}).status_code == 400
+    assert client.post("/api/tables", json={"game": "gizmos", "seats": ["human", "net:path=x.pt"]}).status_code == 400
+    r = client.post("/api/tables", json={"game": "gizmos", "seats": ["human", "bogus"]})
+    assert r.status_code == 400 and "bogus" in r.json()["error"]
+    assert client.get("/api/tables/nope").status_code == 404
+    new = client.post("/api/tables", json={"game": "gizmos", "seats": ["human", "random"], "seed": 2}).json()
+    r = client.post(f"/api/tables/{new['id']}/move", json={"action": 10_000, "token": new["tokens"]["0"]})
+    assert r.status_code == 409
+    assert client.get(f"/api/tables/{new['id']}?token=wrong").status_code == 403
+    assert client.get("/table").status_code == 200

@@ -100,7 +100,8 @@ def _prompt(game: Any) -> dict:
     pb = pbase(game.current_player)
     out: dict[str, Any] = {"kind": d.kind, "text": d.context}
     n = int(S[pb + L.P_BUILT_N])
-    if d.kind == "chain":
+    if d.kind == "main":
+        out["text"] = f"round {game.round}: file, build, pick a marble or research"
         waiting = [card_data(game, int(S[pb + L.P_BUILT + j])) | {"machine": j}
                    for j in range(n) if S[pb + L.P_WAIT + j]]
         used = [game.cards.ids[int(S[pb + L.P_BUILT + j])] for j in range(n) if S[pb + L.P_USED + j]]

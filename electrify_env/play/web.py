@@ -69,6 +69,7 @@ from typing import Any
 from ..validation import IllegalActionError
 from ..render.board import build_scene, to_svg
 from ..kernels.batch import MAX_SEED
+from .table_web import TableStore, table_routes
 from .session import (HUMAN, SPECTATOR, PlayError, PlaySession, default_opponent, fresh_seed, shipped_policy_for,
                       tech_pack_ids)
 
@@ -358,6 +359,7 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
     from starlette.staticfiles import StaticFiles
 
     store = GameStore(state_dir, max_games)
+    tables = TableStore(max_games)
 
     def handler(fn):
         async def endpoint(request: Request):
@@ -620,10 +622,12 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         Route("/api/games/{gid}/again", handler(again), methods=["POST"]),
         Route("/api/replays", handler(new_replay), methods=["POST"]),
         Route("/api/replays/{rid}", handler(get_replay), methods=["GET"]),
+        *table_routes(handler, WebError, public, tables, STATIC),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(routes=routes)
     app.state.store = store
+    app.state.tables = tables
     return app
 
 
