@@ -12,9 +12,6 @@ size goes to the test's temporary folder, or to ``$GIZMOS_SCREENSHOT_DIR`` when 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -24,15 +21,14 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
 
-from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
+from browser_support import chromium, serving  # noqa: E402
+
 from electrify_env.play.web import build_app  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 SHOT_DIR_ENV = "GIZMOS_SCREENSHOT_DIR"
 
 #: elements wider than their box, or scrolling inside (an inner scroll bar), as text
@@ -53,43 +49,17 @@ return bad.slice(0, 10);
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def server(tmp_path):
     app = build_app(tmp_path / "games")
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    assert srv.started, "the server did not start"
-    yield app, f"http://127.0.0.1:{port}/"
-    srv.should_exit = True
-    th.join(10)
+    with serving(app) as url:
+        yield app, url
 
 
 @pytest.fixture
 def browser():
-    if not CHROMIUM or not DRIVER:
-        pytest.skip("no chromium / chromedriver on this machine (apt-get install -y chromium chromium-driver)")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        opts.add_argument(arg)
-    try:
-        drv = webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER), options=opts)
-    except WebDriverException as err:
-        pytest.skip(f"chromium did not start: {str(err).splitlines()[0]}")
-    yield drv
-    drv.quit()
+    with chromium() as drv:
+        yield drv
 
 
 
