@@ -86,16 +86,16 @@ def train_best_response(policy_file: str | Path, frozen: str, game: str, steps: 
     games_started = 0
 
     def new_table() -> _Table:
+        """A fresh game advanced to the learner's first decision with a choice."""
         nonlocal games_started
-        t = _Table(lambda s: gdef.new_game(n_players, s), make_agent(frozen, game=gdef.name),
-                   int(rng.integers(*TRAINING_SEEDS)), games_started % n_players)
-        games_started += 1
-        return t
+        while True:
+            t = _Table(lambda s: gdef.new_game(n_players, s), make_agent(frozen, game=gdef.name),
+                       int(rng.integers(*TRAINING_SEEDS)), games_started % n_players)
+            games_started += 1
+            if t.advance():
+                return t
 
     tables = [new_table() for _ in range(envs)]
-    for i, t in enumerate(tables):
-        while not t.advance():
-            tables[i] = t = new_table()
     done_steps, results, t0 = 0, [], time.time()
     bar = tqdm(total=steps, desc="best response: PPO", unit="dec")
     while done_steps < steps:
@@ -114,9 +114,7 @@ def train_best_response(policy_file: str | Path, frozen: str, game: str, steps: 
                 if not t.advance():
                     rew[i], end[i] = float(utility(t.game)[t.seat]), 1.0
                     results.append(rew[i])
-                    tables[i] = t = new_table()
-                    while not t.advance():
-                        tables[i] = t = new_table()
+                    tables[i] = new_table()
             for k, v in (("obs", obs), ("mask", mask), ("act", act.numpy()), ("logp", logp.numpy()),
                          ("val", values[:, 0].numpy()), ("rew", rew), ("end", end)):
                 buf[k].append(v)
