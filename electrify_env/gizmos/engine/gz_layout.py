@@ -234,6 +234,8 @@ N_TARGETS = N_COLOURS + 1   # the four colours and COL_ANY
 PAY_LIST_MAX = 4096    # minimal payments one payment decision lists (more: steps are searched)
 PAY_LIST_OPTS = 12     # converter options a listed payment decision may have (more: searched)
 PAY_KEY_SIZE = 8 + 2 * MAX_OPTS   # words that identify a payment decision (see W_PL_KEY)
+PF_BOX_MAX = 1024      # marble multisets of a payment decision whose feasibility bits are kept
+PF_WORDS = 4096        # words of feasibility bits (a flag word and 64 multisets a word, per option set)
 YC_SLOTS = 4096        # slots of the affordability table (a power of two)
 YC_WIDTH = 8           # entries of one slot: two key words, bits of the targets known, five yields
 _w = Layout("work buffer W")
@@ -260,6 +262,9 @@ W_PL_N = _w.field("W_PL_N", 1, "payment list: minimal payments listed (-1: too m
 W_PL = _w.field("W_PL", PAY_LIST_MAX,
                 "payment list: one minimal payment per entry, marble counts in 6-bit fields by "
                 "colour, option set from bit 24")
+W_PF = _w.field("W_PF", PF_WORDS,
+                "payment list being made, per option set in order: 1 if the whole usable store is "
+                "feasible, then the feasibility bits of the marble multisets, 64 a word")
 W_YC = _w.field("W_YC", YC_SLOTS * YC_WIDTH,
                 "affordability table slot i at W_YC + YC_WIDTH*i: stored marbles and option "
                 "count, the unused options by kind and colour, bits of the targets known (low five) "

@@ -36,7 +36,7 @@ from .gz_layout import (
     S_PAY_COST, S_PAY_LASTC, S_PAY_LASTO, S_PAY_M, S_PAY_OPTS, S_PAY_CARD, T_COLOUR, T_CV_COL,
     T_CV_KIND, T_CV_N, T_TYPE, TY_CONVERTER, W_A, W_C, W_COLS, W_GEN, W_KINDS, W_KS, W_M,
     W_MACH, W_MEMO, W_OPT_N, W_REACH, W_REACH_NEED, W_SIZE,
-    W_STORE, W_TOP,
+    W_STORE, W_TOP, W_PF, PF_BOX_MAX, PF_WORDS,
 )
 
 
@@ -239,10 +239,19 @@ def feasible(m, kinds, cols, n_opts, opts, target, need, W):
     """The marbles ``m`` with the options in ``opts`` can pay ``need`` of ``target``."""
     if need <= 0:
         return True
+    v = _value(m, target)
+    if v >= need:
+        return True
+    ub = 0
+    for o in range(n_opts):
+        if (opts >> o) & 1:
+            ub += _gain(kinds[o], cols[o], target)
+    if v + ub < need:                   # even every option's largest gain falls short
+        return False
     c = W[W_C:W_C + N_COLOURS]
     for x in range(N_COLOURS):
         c[x] = m[x]
-    return best_yield(c, kinds, cols, n_opts, opts, target, need, W) >= need
+    return _yield(c, kinds, cols, n_opts, opts, target, need, ub, W) >= need
 
 
 @njit(cache=True)
@@ -376,7 +385,8 @@ def _yc_slot(S, pb, W):
         if (k2 >> sh) & 15 == 15:
             return -1, 0, 0
         k2 += 1 << sh
-    h = k1 ^ (k1 >> 11) ^ (k2 >> 3) ^ (k2 >> 17) ^ (k2 >> 31)   # shifts only: no overflow unjitted
+    # multiplicative hash; bits 40.. of the product agree jitted (int64 wraps) and unjitted
+    h = (k1 * 0x5851F42D4C957F2D + k2 * 0x2545F4914F6CDD1D) >> 40
     return W_YC + YC_WIDTH * (h & (YC_SLOTS - 1)), k1, k2
 
 
@@ -496,14 +506,116 @@ def _count(packed, x):
 
 
 @njit(cache=True)
+def _useful_colours(kinds, cols, n, P, target):
+    """Bit mask of the colours a payment with option set ``P`` can use: the target, the colours
+    its colour-bound options take, every colour once an option takes any marble (COL_ANY: all)."""
+    u = (1 << target) if target < N_COLOURS else (1 << N_COLOURS) - 1
+    for o in range(n):
+        if (P >> o) & 1:
+            if kinds[o] == CV_ANY:
+                u = (1 << N_COLOURS) - 1
+            else:
+                u |= 1 << cols[o]
+    return u
+
+
+@njit(cache=True)
 def enumerate_payments(store, kinds, cols, n, target, need, W, at, cap):
     """Write every minimal payment (G11) of ``need`` marbles of ``target`` from the marbles
     ``store`` with the first ``n`` options into ``W[at:at + cap]`` (marble counts packed by colour,
     the option set from bit ``OPT_SHIFT``); return how many, or -1 when more than ``cap``.
 
-    For each option set, only colours the set can use (the target, the colours its colour-bound
-    options take, every colour once an option takes any marble) are tried: a marble of any other
-    colour adds nothing and would make the payment dominated."""
+    Feasibility only grows with the marbles and the options, so the option sets are taken in
+    increasing order and, within one, the marble multisets ``m`` (at most ``min(store, need)`` of
+    a colour, at most ``need`` in all) in increasing order, keeping one feasibility bit per pair
+    in ``W_PF``: ``m`` is feasible without a search when ``m`` less one marble is, or when ``m``
+    with one option less is (and then it is not minimal); otherwise it is minimal exactly when it
+    is feasible, and only then is it searched.  A marble of a colour the option set cannot use
+    (:func:`_useful_colours`) adds nothing, so a multiset holding one is feasible only if the
+    multiset less that marble is.  An option set with which even the whole usable store is
+    infeasible holds no payment.  Decisions whose bits do not fit ``W_PF`` are enumerated by
+    :func:`_enumerate_boxes`."""
+    top = W[W_TOP:W_TOP + N_COLOURS]
+    stride = W[W_A:W_A + N_COLOURS]
+    size = 1
+    for x in range(N_COLOURS):
+        top[x] = min(store[x], need)
+        stride[x] = size
+        size *= top[x] + 1
+    words = (size + 63) >> 6
+    if size > PF_BOX_MAX or (words + 1) << n > PF_WORDS:
+        return _enumerate_boxes(store, kinds, cols, n, target, need, W, at, cap)
+    memo_reset(W)
+    c = W[W_M:W_M + N_COLOURS]         # the multiset m (W_M is free while the list is made)
+    cnt = 0
+    for P in range(1 << n):
+        flag = W_PF + P * (words + 1)  # 1 when the whole usable store is feasible with P
+        base = flag + 1
+        for w in range(words):
+            W[base + w] = 0
+        u = _useful_colours(kinds, cols, n, P, target)
+        whole = False
+        for o in range(n):
+            if (P >> o) & 1 and W[W_PF + (P & ~(1 << o)) * (words + 1)]:
+                whole = True           # feasible with fewer options already
+                break
+        if not whole:
+            for x in range(N_COLOURS):
+                c[x] = top[x] if (u >> x) & 1 else 0
+            whole = feasible(c, kinds, cols, n, P, target, need, W)
+        W[flag] = 1 if whole else 0
+        if not whole:
+            continue                   # nothing within the store is feasible with P
+        for x in range(N_COLOURS):
+            c[x] = 0
+        spent = 0
+        for i in range(size):
+            if spent <= need:
+                f = False
+                for x in range(N_COLOURS):
+                    if c[x] > 0:
+                        j = i - stride[x]
+                        if (W[base + (j >> 6)] >> (j & 63)) & 1:
+                            f = True
+                            break
+                g = False
+                if not f:
+                    for o in range(n):
+                        if (P >> o) & 1:
+                            j = W_PF + (P & ~(1 << o)) * (words + 1) + 1 + (i >> 6)
+                            if (W[j] >> (i & 63)) & 1:
+                                g = True
+                                break
+                if not f and not g:
+                    inside = True
+                    for x in range(N_COLOURS):
+                        if c[x] > 0 and (u >> x) & 1 == 0:
+                            inside = False
+                    if inside and feasible(c, kinds, cols, n, P, target, need, W):
+                        f = True
+                        if cnt >= cap:
+                            return -1
+                        W[at + cnt] = c[0] | (c[1] << PACK_BITS) | (c[2] << (2 * PACK_BITS)) | \
+                            (c[3] << (3 * PACK_BITS)) | (P << OPT_SHIFT)
+                        cnt += 1
+                if f or g:
+                    W[base + (i >> 6)] |= 1 << (i & 63)
+            x = 0                      # the next multiset: colour 0 counts fastest
+            while x < N_COLOURS:
+                if c[x] < top[x]:
+                    c[x] += 1
+                    spent += 1
+                    break
+                spent -= c[x]
+                c[x] = 0
+                x += 1
+    return cnt
+
+
+@njit(cache=True)
+def _enumerate_boxes(store, kinds, cols, n, target, need, W, at, cap):
+    """:func:`enumerate_payments` by testing every marble multiset of every option set with
+    :func:`minimal` (for decisions whose feasibility bits do not fit ``W_PF``)."""
     memo_reset(W)
     m = W[W_A:W_A + N_COLOURS]
     top = W[W_TOP:W_TOP + N_COLOURS]
