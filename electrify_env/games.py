@@ -52,9 +52,8 @@ class GameDef:
             the cards lie in the game's observation, as plain data, for the policy-value network
             (:mod:`electrify_env.agents.network.layout`; ``""``: the game has none).
         play: the import path of the module that gives the game's pieces of the play table
-            (:mod:`electrify_env.play.table`: ``table_view``, ``options``, ``turn_text``,
-            ``board_text``, ``end_summary``, ``default_opponent``; ``""``: the play table's own
-            Electrify session, :class:`electrify_env.play.session.PlaySession`).
+            (the hooks listed in :mod:`electrify_env.play.table`: its words, options, views,
+            end summary, default opponent, saves; ``""``: the game is not played at the table).
     """
 
     name: str
@@ -110,7 +109,8 @@ class GameDef:
 
 #: every game, by name
 GAMES: dict[str, GameDef] = {
-    "electrify": GameDef("electrify", "Electrify", 1, 4, "electrify_env.game", network="electrify_env.network"),
+    "electrify": GameDef("electrify", "Electrify", 1, 4, "electrify_env.game", network="electrify_env.network",
+                         play="electrify_env.play.electrify"),
     "gizmos": GameDef("gizmos", "Gizmos", 2, 4, "electrify_env.gizmos.game", bots="electrify_env.gizmos.bots",
                       report="electrify_env.gizmos.report", demo="electrify_env.gizmos.demo",
                       network="electrify_env.gizmos.network", play="electrify_env.gizmos.table"),

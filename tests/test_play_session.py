@@ -206,3 +206,28 @@ def test_from_record_replays_an_arena_game_and_names_a_bad_action():
         bad = dict(rec, actions=rec["actions"][:5] + [wrong] + rec["actions"][6:])
         with pytest.raises(IllegalActionError, match=r"actions\[5\]"):
             PlaySession.from_record(bad)
+
+
+def test_a_save_of_format_version_1_still_loads_and_saves_as_version_2():
+    """tests/golden/play_session_v1.json: an Electrify save written before saves named their
+    game (human against greedy, seed 7, the grid tech pack, 85 decisions)."""
+    import hashlib
+    from pathlib import Path
+
+    from electrify_env.game import Game
+    from electrify_env.play.table import TableSession
+
+    path = Path(__file__).parent / "golden" / "play_session_v1.json"
+    raw = json.loads(path.read_text())
+    assert raw["version"] == 1 and "game_name" not in raw
+    s = PlaySession.load(path)
+    assert s.seats == ["human", "greedy"] and len(s.log) == 85 and s.game.same_as(Game.from_dict(raw["game"]))
+    # the log in players' words is the one the session wrote the file with
+    turns = json.dumps(s.turns(None), sort_keys=True).encode()
+    assert hashlib.sha256(turns).hexdigest() == "a48bba7980354a4cab874400419e3518c07723bf828e8f00a6889ee65fdcf88e"
+    d = s.to_dict()
+    assert (d["version"], d["game_name"]) == (2, "electrify")
+    t = TableSession.from_dict(d)
+    assert t.game_name == "electrify" and t.game.same_as(s.game) and t.log == s.log
+    with pytest.raises(InvalidSaveError, match="game_name"):
+        PlaySession.from_dict({**raw, "game_name": "electrify"})       # version 1 names no game

@@ -436,7 +436,8 @@ def _check_gizmos_answer(g, seat, answer, where: str) -> None:
     if not g.is_terminal:
         for w in [str(g.seed)] + [str(int(x)) for x in g.state[GL.S_RNG:GL.S_RNG + 4] if abs(int(x)) >= 10 ** 6]:
             assert w not in text, f"{where}: seed or generator word {w} to seat {seat}"
-    assert not re.search(r'"(seed|rng|deck_order|known_under)"', text), where
+    assert not re.search(r'"(rng|deck_order|known_under)"', text), where
+    assert g.is_terminal or all(v is None for v in _values_of(answer, "seed")), where
 
 
 def test_a_gizmos_game_through_every_table_endpoint_shows_nothing_hidden(app, client):
@@ -451,7 +452,7 @@ def test_a_gizmos_game_through_every_table_endpoint_shows_nothing_hidden(app, cl
     state = new
     while not state["view"]["done"]:
         _check_gizmos_answer(g, 0, client.get(f"/api/tables/{tid}?token={tok}").json(), "get")
-        _check_gizmos_answer(g, None, client.get(f"/api/tables/{tid}").json(), "spectator")
+        _check_gizmos_answer(g, -1, client.get(f"/api/tables/{tid}").json(), "spectator")
         bots = client.post(f"/api/tables/{tid}/bots", json={"token": tok})
         _check_gizmos_answer(g, 0, bots.json(), "bots")
         opts = state["view"]["options"]
@@ -459,7 +460,8 @@ def test_a_gizmos_game_through_every_table_endpoint_shows_nothing_hidden(app, cl
         state = client.post(f"/api/tables/{tid}/move",
                             json={"action": opts[int(rng.integers(len(opts)))]["action"], "token": tok}).json()
         _check_gizmos_answer(g, 0, state, "move")
-    assert state["view"]["summary"]["scores"] == [int(x) for x in g.scores()]
+    assert state["view"]["end"]["scores"] == [int(x) for x in g.scores()]
+    assert state["view"]["seed"] == BIG_SEED
 
 
 def test_table_requests_are_refused_in_one_line(client):

@@ -1,6 +1,7 @@
-"""Gizmos at the play table: the game's own pieces that the shared play layer
-(:mod:`electrify_env.play.table`) reaches through the ``play`` import path of the game's
-:class:`~electrify_env.games.GameDef`, so the play layer never imports this package by name.
+"""Gizmos at the play table: the game's own pieces that the shared session
+(:class:`electrify_env.play.table.TableSession`, whose docstring lists the hooks) reaches through
+the ``play`` import path of the game's :class:`~electrify_env.games.GameDef`, so the play layer
+never imports this package by name.
 
 Everything here is plain data or text, computed from a :class:`~electrify_env.gizmos.Game`:
 
@@ -10,10 +11,11 @@ Everything here is plain data or text, computed from a :class:`~electrify_env.gi
   the seat on turn only, the pending decision as a prompt with its options.
 * :func:`options` -- the legal options of the seat on turn, each with the board element it
   belongs to (``place``).
-* :func:`turn_text` -- one line per turn in players' words from the turn's decisions.
+* :data:`WORDS` -- the log's words: :func:`turn_text`, one line per turn from the turn's
+  decisions, and the names of the points by source (machines, tokens, end-game upgrades).
 * :func:`board_text` -- the table view as terminal text.
-* :func:`end_summary` -- scores, the winner and points by source (machines, tokens, end-game
-  upgrades).
+* :func:`save_game` / :func:`load_game` -- the game inside a session save: player count, seed,
+  card set and actions, replayed and checked on load.
 
     >>> from electrify_env.gizmos import Game
     >>> v = table_view(Game(n_players=2, seed=3), seat=0)
@@ -22,15 +24,19 @@ Everything here is plain data or text, computed from a :class:`~electrify_env.gi
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
 
+from ..validation import InvalidArgumentError
 from .cards import COLOUR_NAME, TYPE_NAME, effect_words
 from .decision import decision_of
 from .engine import gz_layout as L
 from .engine.gz_energy import pbase
 
-__all__ = ["COLUMNS", "LEVELS", "card_data", "marble", "options", "table_view", "turn_text",
-           "board_text", "end_summary", "POINT_SOURCES", "default_opponent"]
+__all__ = ["COLUMNS", "LEVELS", "POINT_SOURCES", "SAVE_FORMAT", "SECRET_KINDS", "WORDS", "board_text",
+           "card_data", "default_opponent", "describe", "end_details", "load_game", "marble", "options",
+           "record_options", "restart", "same_state", "save_game", "setup_options", "summary_rounds",
+           "table_view", "turn_text"]
 
 #: the dashboard columns, in table order
 COLUMNS = ("upgrade", "converter", "file", "pick", "build")
@@ -41,7 +47,7 @@ POINT_SOURCES = (("machines", "machines"), ("tokens", "tokens"), ("upgrades", "e
 _LETTER = {"red": "R", "yellow": "Y", "blue": "B", "black": "K", "any": "*", "none": "-"}
 
 
-def default_opponent(n_players: int) -> str:
+def default_opponent(n_players: int, card_set_hash: str | None = None) -> str:
     """The bot for a seat nobody chose: ``policy`` (the shipped 2-player network) in a
     2-player game, else ``greedy``."""
     return "policy" if int(n_players) == 2 else "greedy"
@@ -85,11 +91,17 @@ def _place(game: Any, kind: str, args: dict) -> list | None:
 
 def options(game: Any) -> list[dict]:
     """The legal options of the seat on turn, ascending by action id: ``{"action", "kind",
-    "args", "text", "place"}`` (empty once the game is over)."""
+    "args", "text", "place", "any_time"}`` (empty once the game is over)."""
     if game.done:
         return []
     return [{"action": o.id, "kind": o.kind, "args": dict(o.args), "text": o.text,
-             "place": _place(game, o.kind, dict(o.args))} for o in decision_of(game).options]
+             "place": _place(game, o.kind, dict(o.args)), "any_time": False} for o in decision_of(game).options]
+
+
+def describe(game: Any, action: int) -> tuple[str, dict, str]:
+    """``(kind, args, text)`` of the legal action id ``action`` at the pending decision."""
+    o = next(o for o in decision_of(game).options if o.id == int(action))
+    return o.kind, dict(o.args), o.text
 
 
 def _prompt(game: Any) -> dict:
@@ -119,9 +131,11 @@ def _prompt(game: Any) -> dict:
 
 
 def table_view(game: Any, seat: int | None) -> dict:
-    """The table as ``seat`` may see it (None: a spectator, the public table); plain data, see
-    the module docstring.  Holds no deck order, no other seat's researched cards, no seed or
+    """The table as ``seat`` may see it (None or -1: a spectator, the public table); plain data,
+    see the module docstring.  Holds no deck order, no other seat's researched cards, no seed or
     generator state."""
+    if seat is not None and seat < 0:
+        seat = None
     S, T = game.state, game.cards.table
     pv = game.public_view(seat if seat is not None else 0)
     if seat is None or seat != game.current_player:
@@ -211,11 +225,110 @@ def board_text(view: dict) -> str:
     return "\n".join(out)
 
 
-def end_summary(game: Any) -> dict:
-    """A finished game's result: ``scores``, ``winners``, ``ended_by``, ``rounds`` and per seat
-    ``points`` by source (``machines``, ``tokens``, ``upgrades``)."""
-    return {"scores": [int(x) for x in game.scores()], "winners": [int(w) for w in game.winners()],
-            "ended_by": "round cap" if game.truncated else "end condition", "rounds": int(game.round),
-            "points": [dict(d) for d in game.points_by_source()],
-            "sources": [list(s) for s in POINT_SOURCES]}
+def end_details(game: Any) -> dict:
+    """The end summary's Gizmos keys: ``ended_by`` (``"end condition"`` or ``"round cap"``) and
+    ``rounds``."""
+    return {"ended_by": "round cap" if game.truncated else "end condition", "rounds": int(game.round)}
 
+
+def summary_rounds(game: Any) -> int:
+    """The rounds of the score-by-round chart: those the game lasted."""
+    return int(game.round)
+
+
+def _step_facts(game: Any, action: int) -> dict:
+    return {"turn": int(game.round), "phase": "turn"}
+
+
+def _same(game: Any, seat: int, facts: dict) -> dict:
+    return facts
+
+
+@dataclass(frozen=True)
+class _Words:
+    """The shape of :class:`electrify_env.play.turns.TurnWords` (this package may not import the
+    play layer): the facts of a decision, the turn line, the names of the points by source."""
+
+    before: Callable[[Any, int], dict]
+    after: Callable[[Any, int, dict], dict]
+    turn_text: Callable[[list[dict]], str]
+    point_sources: Mapping[str, str] = field(default_factory=dict)
+    tiebreak_names: Sequence[str] = ()
+
+
+#: the log's words: a turn is the decisions of one seat in one round
+WORDS = _Words(before=_step_facts, after=_same, turn_text=turn_text, point_sources=dict(POINT_SOURCES),
+               tiebreak_names=("points", "machines built", "marbles"))
+#: no decision of Gizmos is secret
+SECRET_KINDS: tuple[str, ...] = ()
+SAVE_FORMAT = "gizmos-game"
+SAVE_VERSION = 1
+
+
+def restart(game: Any) -> Any:
+    """A new game at the start of ``game``: the same players, seed and card set."""
+    return type(game)(n_players=game.n_players, seed=game.seed, card_set=game.cards)
+
+
+def save_game(game: Any) -> dict:
+    """The game in a session save: player count, seed, card set (its file, null for the default
+    set, and hash) and actions."""
+    from .cards import load_card_set
+    path = None if game.cards.hash == load_card_set().hash else game.cards.path
+    return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "n_players": int(game.n_players),
+            "seed": int(game.seed), "card_set": {"path": None if path is None else str(path), "hash": game.cards.hash},
+            "actions": [int(a) for a in game.history]}
+
+
+def _bad(field_name: str, message: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"{field_name}: {message}")
+
+
+def load_game(data: Any) -> Any:
+    """The game of :func:`save_game`, its actions replayed from the seed; a ValueError naming
+    the field (``actions[k]``, ``card_set.hash``, ...) for a bad one."""
+    from .game import Game
+    if not isinstance(data, dict):
+        raise _bad("game", f"must be a JSON object, got {type(data).__name__}")
+    if data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
+        raise _bad("format", f"must be {SAVE_FORMAT!r} version {SAVE_VERSION}, got "
+                             f"{data.get('format')!r:.40} version {data.get('version')!r:.20}")
+    extra = set(data) - {"format", "version", "n_players", "seed", "card_set", "actions"}
+    if extra:
+        raise _bad(sorted(extra)[0], "unknown key")
+    cards = data.get("card_set")
+    if not isinstance(cards, dict) or not isinstance(cards.get("hash"), str) \
+            or not isinstance(cards.get("path"), (str, type(None))):
+        raise _bad("card_set", "must be {path: a file or null, hash: text}")
+    try:
+        game = Game(n_players=data.get("n_players"), seed=data.get("seed"), card_set=cards["path"])
+    except ValueError as err:
+        raise _bad("n_players/seed/card_set", str(err)) from None
+    if game.cards.hash != cards["hash"]:
+        raise _bad("card_set.hash", "the card set is not the one the game was played with")
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise _bad("actions", "must be a list of action ids")
+    for k, a in enumerate(actions):
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise _bad(f"actions[{k}]", f"must be an action id, got {a!r:.40}")
+        try:
+            game.step(a)
+        except ValueError as err:
+            raise _bad(f"actions[{k}]", str(err)) from None
+    return game
+
+
+def same_state(a: Any, b: Any) -> bool:
+    """True when both games hold identical states."""
+    return bool((a.state == b.state).all())
+
+
+def record_options(rec: Mapping[str, Any]) -> dict:
+    """The set-up options of an arena record: Gizmos has none."""
+    return {}
+
+
+def setup_options(game: Any) -> dict:
+    """The set-up options that deal another game like ``game``: none."""
+    return {}

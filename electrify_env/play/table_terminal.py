@@ -15,8 +15,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..validation import InvalidArgumentError, check_seed
-from .session import HUMAN, PlayError, fresh_seed
-from .table import TableSession
+from .table import HUMAN, PlayError, TableSession, fresh_seed
 
 __all__ = ["play_table", "run_table", "seats_from_args", "summary_lines"]
 
@@ -58,8 +57,9 @@ def summary_lines(session: TableSession) -> list[str]:
     s = session.end_summary()
     out = [f"game over after {s['rounds']} rounds ({s['ended_by']}); winner: "
            + ", ".join(session.who(w) for w in s["winners"])]
-    for p, (score, pts) in enumerate(zip(s["scores"], s["points"])):
-        parts = ", ".join(f"{name} {pts[key]}" for key, name in s["sources"])
+    src = s["points_by_source"]
+    for p, (score, pts) in enumerate(zip(s["scores"], src["players"])):
+        parts = ", ".join(f"{x['label']} {pts.get(x['key'], 0)}" for x in src["sources"])
         out.append(f"  {session.who(p)}: {score} points ({parts})")
     return out
 
@@ -76,7 +76,7 @@ def run_table(session: TableSession, input_fn: Callable[[str], str] = input,
         # the last turn may go on: print only the turns that are finished
         done = len(turns) if session.is_over else max(len(turns) - 1, 0)
         for t in turns[shown:done]:
-            console.print(Text(f"round {t['round']}, {t['who']}: {t['text']}"))
+            console.print(Text(f"round {t['round']}: {t['text']}"))
         shown = max(shown, done)
 
     while not session.is_over:
@@ -87,7 +87,7 @@ def run_table(session: TableSession, input_fn: Callable[[str], str] = input,
         show_turns()
         seat = session.to_move
         view = session.view(seat)
-        console.print(Text(session.board_text(seat)))
+        console.print(Text(session.table.board_text(view)))
         opts = view["options"]
         for i, o in enumerate(opts, 1):
             console.print(Text(f"  {i}. {o['text']}"))

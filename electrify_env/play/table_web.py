@@ -22,8 +22,7 @@ from collections import OrderedDict
 from typing import Any, Callable
 
 from ..games import get_game
-from .session import HUMAN, fresh_seed
-from .table import TableSession
+from .table import HUMAN, SPECTATOR, TableSession, fresh_seed
 
 __all__ = ["TableStore", "table_routes"]
 
@@ -65,15 +64,15 @@ def table_routes(handler: Callable, web_error: type, public: bool, store: TableS
             raise web_error(404, f"no table game {request.path_params['tid']!r:.40}")
         return rec
 
-    def seat_of(rec: dict, token: Any) -> int | None:
+    def seat_of(rec: dict, token: Any) -> int:
         if token is None:
-            return None
+            return SPECTATOR
         for seat, t in rec["tokens"].items():
             if secrets.compare_digest(str(token), t):
                 return seat
         raise web_error(403, "token: not a seat of this game")
 
-    def state(rec: dict, seat: int | None) -> dict:
+    def state(rec: dict, seat: int) -> dict:
         return {"id": rec["id"], "game": rec["session"].gdef.name, "seat": seat, "view": rec["session"].view(seat)}
 
     def check_spec(spec: Any, i: int, game: str) -> str:
@@ -93,7 +92,7 @@ def table_routes(handler: Callable, web_error: type, public: bool, store: TableS
     def new_table(request, body, token):
         name = body.get("game", "gizmos")
         gdef = get_game(name)
-        if not gdef.play:
+        if gdef.name == "electrify":
             raise web_error(400, f"game: {gdef.title} is played at /api/games, not at a table")
         seats = body.get("seats")
         if seats is None:
@@ -113,7 +112,7 @@ def table_routes(handler: Callable, web_error: type, public: bool, store: TableS
         rec = store.add(session)
         with rec["lock"]:
             session.run_bots(MAX_BOT_MOVES if rec["tokens"] else 0)
-            seat = min(rec["tokens"]) if rec["tokens"] else None
+            seat = min(rec["tokens"]) if rec["tokens"] else SPECTATOR
             return {"id": rec["id"], "tokens": {str(k): v for k, v in rec["tokens"].items()}, **state(rec, seat)}
 
     def get_table(request, body, token):
@@ -125,7 +124,7 @@ def table_routes(handler: Callable, web_error: type, public: bool, store: TableS
         rec = record(request)
         with rec["lock"]:
             seat = seat_of(rec, token)
-            if seat is None:
+            if seat == SPECTATOR:
                 raise web_error(403, "token: a move needs the token of the seat on turn")
             action = body.get("action")
             if isinstance(action, bool) or not isinstance(action, int):

@@ -49,7 +49,7 @@ function placeKey(p) { return p ? p.join(":") : ""; }
 
 function render() {
   const st = current.state, v = st.view, you = st.seat;
-  document.body.dataset.decisions = String(v.turns.reduce((n, t) => n + t.steps.length, 0));
+  document.body.dataset.decisions = String(v.log.length);
   document.body.dataset.humanToMove = String(!!v.prompt);
   document.body.dataset.done = String(v.done);
   $("setup").hidden = true; $("play").hidden = false;
@@ -77,7 +77,7 @@ function render() {
   const pbox = $("players-box"); pbox.replaceChildren();
   for (const p of v.players) {
     const box = el("div", {class: "player" + (v.to_move === p.seat ? " turn" : ""), "data-seat": String(p.seat)});
-    const who = `Player ${p.seat} (${v.seats[p.seat]}${p.seat === you ? ", you" : ""})`;
+    const who = `Player ${p.seat} (${v.seats[p.seat].agent}${p.seat === you ? ", you" : ""})`;
     box.append(el("h3", {text: `${who}: ${p.score} points, ${p.tokens} tokens`}));
     const store = el("div", {}, el("span", {text: `Marbles (limit ${p.limits.storage}): `}), ...p.marbles.map(marble));
     box.append(store);
@@ -100,7 +100,7 @@ function render() {
   const pr = $("prompt"); pr.replaceChildren();
   const opts = el("div", {class: "opts"});
   if (v.done) pr.append(el("span", {text: "The game is over."}));
-  else if (!v.prompt) pr.append(el("span", {text: `Player ${v.to_move} (${v.seats[v.to_move]}) is on turn.`}));
+  else if (!v.prompt) pr.append(el("span", {text: `Player ${v.to_move} (${v.seats[v.to_move].agent}) is on turn.`}));
   else {
     pr.append(el("span", {text: `Your decision: ${v.prompt.text}`}));
     if (v.prompt.waiting) pr.append(el("div", {class: "sub", text: "Waiting: " + v.prompt.waiting.map((c) => c.id).join(", ")
@@ -119,19 +119,20 @@ function render() {
   // the log: one line per turn, its decisions under it
   const log = $("log"); log.replaceChildren();
   for (const t of v.turns) {
-    const d = el("details", {}, el("summary", {text: `round ${t.round}, ${t.who}: ${t.text}`}),
-                 el("div", {class: "steps", text: t.steps.join("; ")}));
+    const d = el("details", {}, el("summary", {text: `round ${t.round}: ${t.text}`}),
+                 el("div", {class: "steps", text: t.steps.map((s) => s.text).join("; ")}));
     log.append(el("li", {}, d));
   }
   const end = $("end");
-  end.hidden = !v.summary;
-  if (v.summary) {
-    const s = v.summary;
-    const head = el("tr", {}, el("th", {text: "player"}), ...s.sources.map(([, n]) => el("th", {text: n})), el("th", {text: "total"}));
-    const rows = s.scores.map((sc, p) => el("tr", {"data-seat": String(p)}, el("td", {text: `${p} (${v.seats[p]})`}),
-      ...s.sources.map(([k]) => el("td", {text: String(s.points[p][k])})), el("td", {class: "total", text: String(sc)})));
+  end.hidden = !v.end;
+  if (v.end) {
+    const s = v.end, src = s.points_by_source;
+    const head = el("tr", {}, el("th", {text: "player"}), ...src.sources.map((x) => el("th", {text: x.label})), el("th", {text: "total"}));
+    const rows = s.scores.map((sc, p) => el("tr", {"data-seat": String(p)}, el("td", {text: `${p} (${v.seats[p].agent})`}),
+      ...src.sources.map((x) => el("td", {text: String(src.players[p][x.key] || 0)})), el("td", {class: "total", text: String(sc)})));
     end.replaceChildren(el("h2", {text: `Game over after ${s.rounds} rounds (${s.ended_by}): player ${s.winners.join(", ")} wins`}),
-                        el("table", {id: "end-scores"}, head, ...rows));
+                        el("table", {id: "end-scores"}, head, ...rows),
+                        el("p", {text: `Seed ${s.seed_text}: the same deal again with this seed.`}));
   }
 }
 
