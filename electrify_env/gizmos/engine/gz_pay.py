@@ -132,6 +132,75 @@ def _gain(kind, col, target):
 
 
 @njit(cache=True)
+def yield_bounds(c, kinds, cols, n_opts, avail, target, W):
+    """``(lo, hi)``: a yield that one order of the options in ``avail`` reaches from the pool
+    ``c`` (so the best yield is at least ``lo``) and a bound the best yield cannot pass.
+
+    ``lo`` applies, once each: every DOUBLE of a colour present that another option takes, every
+    WILD2 and WILD on marbles of its colour into the target, every ANY on a marble of another
+    colour, then every DOUBLE of the target (COL_ANY: every DOUBLE of a colour present).  ``hi``
+    is the value plus each option's :func:`_gain`, less what an option of colour ``x`` cannot
+    gain when ``x`` is missing and no option makes ``x`` (only a WILD, WILD2 or ANY of another
+    colour turns a marble into ``x``; a DOUBLE of ``x`` needs an ``x``)."""
+    p = W[W_TOP:W_TOP + N_COLOURS]           # the pool after the order tried
+    for x in range(N_COLOURS):
+        p[x] = c[x]
+    fed = 0                                  # colours some WILD, WILD2 or ANY takes (ANY: all)
+    makes = 0                                # colours some option can turn a marble into
+    doubles = 0                              # colours with a DOUBLE
+    for o in range(n_opts):
+        if (avail >> o) & 1 == 0:
+            continue
+        k = kinds[o]
+        if k == CV_ANY:
+            fed = (1 << N_COLOURS) - 1
+            makes = (1 << N_COLOURS) - 1
+        elif k == CV_DOUBLE:
+            doubles |= 1 << cols[o]
+        else:
+            fed |= 1 << cols[o]
+            makes |= ((1 << N_COLOURS) - 1) & ~(1 << cols[o])
+    hi = _value(c, target)
+    for o in range(n_opts):
+        if (avail >> o) & 1 == 0:
+            continue
+        k = kinds[o]
+        x = cols[o]
+        g = _gain(k, x, target)
+        if k != CV_ANY and c[x] == 0 and (makes >> x) & 1 == 0:
+            g = 0
+        elif k == CV_WILD2 and g == 2 and c[x] == 1 and (makes >> x) & 1 == 0 and (doubles >> x) & 1 == 0:
+            g = 1
+        hi += g
+        if k == CV_DOUBLE and p[x] > 0 and (target >= N_COLOURS or (x != target and (fed >> x) & 1)):
+            p[x] += 1
+    if target < N_COLOURS:
+        for o in range(n_opts):
+            if (avail >> o) & 1 and kinds[o] == CV_WILD2 and cols[o] != target:
+                x = cols[o]
+                k = p[x] if p[x] < 2 else 2
+                p[x] -= k
+                p[target] += k
+        for o in range(n_opts):
+            if (avail >> o) & 1 and kinds[o] == CV_WILD and cols[o] != target and p[cols[o]] > 0:
+                p[cols[o]] -= 1
+                p[target] += 1
+        for o in range(n_opts):
+            if (avail >> o) & 1 and kinds[o] == CV_ANY:
+                z = -1
+                for y in range(N_COLOURS):
+                    if y != target and p[y] > 0 and (z < 0 or p[y] > p[z]):
+                        z = y
+                if z >= 0:
+                    p[z] -= 1
+                    p[target] += 1
+        for o in range(n_opts):
+            if (avail >> o) & 1 and kinds[o] == CV_DOUBLE and cols[o] == target and p[target] > 0:
+                p[target] += 1
+    return _value(p, target), hi
+
+
+@njit(cache=True)
 def best_yield(c, kinds, cols, n_opts, avail, target, need, W):
     """The largest yield (marbles of ``target``, or all marbles for COL_ANY) of the marble pool
     ``c`` (counts per colour, changed and restored) through the options in bit mask ``avail``;
@@ -418,8 +487,10 @@ def reach_solve(S, pb, W):
                 continue
         for x in range(N_COLOURS):
             c[x] = S[pb + P_STORE + x]
-        memo_reset(W)
-        y = best_yield(c, kinds, cols, n, (1 << n) - 1, t, need, W)
+        y, hi = yield_bounds(c, kinds, cols, n, (1 << n) - 1, t, W)
+        if y < need and y < hi:          # the bounds leave the answer open: search
+            memo_reset(W)
+            y = best_yield(c, kinds, cols, n, (1 << n) - 1, t, need, W)
         W[W_REACH + t] = y
         if slot >= 0:
             W[slot + 3 + t] = y
