@@ -242,8 +242,6 @@ _w = Layout("work buffer W")
 W_OPT_N = _w.field("W_OPT_N", 1, "converter options of the current search")
 W_KINDS = _w.field("W_KINDS", MAX_OPTS, "option kind (CV_*) per option of the search")
 W_COLS = _w.field("W_COLS", MAX_OPTS, "option colour per option of the search")
-W_MACH = _w.field("W_MACH", MAX_OPTS, "option list being collected: machine index")
-W_KS = _w.field("W_KS", MAX_OPTS, "option list being collected: option on the card")
 W_C = _w.field("W_C", N_COLOURS, "marble pool searched (changed and restored)")
 W_M = _w.field("W_M", N_COLOURS, "payment: marbles spent")
 W_STORE = _w.field("W_STORE", N_COLOURS, "payment: marbles stored")
@@ -251,6 +249,9 @@ W_TOP = _w.field("W_TOP", N_COLOURS, "payment: largest marble extension")
 W_A = _w.field("W_A", N_COLOURS, "payment: marble extension being tried")
 W_REACH_NEED = _w.field("W_REACH_NEED", N_TARGETS, "mask: largest cost asked of each colour")
 W_REACH = _w.field("W_REACH", N_TARGETS, "mask: best yield of each colour (exact below its cost)")
+W_ASKED = _w.field("W_ASKED", N_DECKS * MAX_DISPLAY + MAX_ARCHIVE,
+                   "mask: the cost asked of each display slot, then each archive card (or each "
+                   "drawn card of a Research), times 8 plus its colour's search target; -1 empty")
 W_GEN = _w.field("W_GEN", 1, "memo generation: a slot counts only if it holds the current one")
 W_MEMO = _w.field("W_MEMO", MEMO_SLOTS * MEMO_WIDTH,
                   "memo slot i at W_MEMO + MEMO_WIDTH*i: key (marble pool and options left), "

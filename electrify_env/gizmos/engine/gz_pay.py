@@ -34,8 +34,8 @@ from .gz_layout import (
     MEMO_SLOTS, MEMO_WIDTH,
     N_COLOURS, N_TARGETS, P_BUILT, P_BUILT_N, P_OPT_USED, P_STORE, S_OPT_K, S_OPT_MACH, S_OPT_N,
     S_PAY_COST, S_PAY_LASTC, S_PAY_LASTO, S_PAY_M, S_PAY_OPTS, S_PAY_CARD, T_COLOUR, T_CV_COL,
-    T_CV_KIND, T_CV_N, T_TYPE, TY_CONVERTER, W_A, W_C, W_COLS, W_GEN, W_KINDS, W_KS, W_M,
-    W_MACH, W_MEMO, W_OPT_N, W_REACH, W_REACH_NEED, W_SIZE,
+    T_CV_KIND, T_CV_N, T_TYPE, TY_CONVERTER, W_A, W_C, W_COLS, W_GEN, W_KINDS, W_M,
+    W_MEMO, W_OPT_N, W_REACH, W_REACH_NEED, W_SIZE,
     W_STORE, W_TOP, W_PF, PF_BOX_MAX, PF_WORDS,
 )
 
@@ -399,15 +399,6 @@ def completable(m, store, kinds, cols, n_opts, opts, lastc, lasto, target, need,
 
 
 @njit(cache=True)
-def option_tables(S, T, mach, ks, n, kinds, cols, pb):
-    """Fill ``kinds`` and ``cols`` for the first ``n`` options of ``mach``/``ks``."""
-    for o in range(n):
-        card = S[pb + P_BUILT + mach[o]]
-        kinds[o] = T[T_CV_KIND + 2 * card + ks[o]]
-        cols[o] = T[T_CV_COL + 2 * card + ks[o]]
-
-
-@njit(cache=True)
 def _target(colour):
     """The search target of a card colour (COL_ANY and above search all marbles alike)."""
     return colour if colour < N_COLOURS else N_TARGETS - 1
@@ -417,9 +408,16 @@ def _target(colour):
 def reach_begin(S, T, pb, W):
     """Start an affordability round for the player at ``pb``: its converter options not used
     this turn go into ``W``, and no cost is asked yet."""
-    n = collect_options(S, T, pb, W[W_MACH:W_MACH + MAX_OPTS], W[W_KS:W_KS + MAX_OPTS])
-    option_tables(S, T, W[W_MACH:W_MACH + MAX_OPTS], W[W_KS:W_KS + MAX_OPTS], n,
-                  W[W_KINDS:W_KINDS + MAX_OPTS], W[W_COLS:W_COLS + MAX_OPTS], pb)
+    n = 0                              # as collect_options, straight into kinds and colours
+    for j in range(S[pb + P_BUILT_N]):
+        card = S[pb + P_BUILT + j]
+        if T[T_TYPE + card] != TY_CONVERTER:
+            continue
+        for k in range(T[T_CV_N + card]):
+            if (S[pb + P_OPT_USED + j] >> k) & 1 == 0 and n < MAX_OPTS:
+                W[W_KINDS + n] = T[T_CV_KIND + 2 * card + k]
+                W[W_COLS + n] = T[T_CV_COL + 2 * card + k]
+                n += 1
     W[W_OPT_N] = n
     for t in range(N_TARGETS):
         W[W_REACH_NEED + t] = 0
