@@ -463,7 +463,9 @@ def reach_solve(S, pb, W):
     below the largest cost asked of that colour (so every smaller cost is answered by one
     comparison).  Answers are kept in the affordability table of ``W``, keyed by the stored
     marbles and the options by kind and colour: a later round with the same marbles and options
-    reads a yield that is exact, or one that reaches its cost, without searching."""
+    reads a yield that is exact, or one that reaches its cost, without searching.  A colour the
+    table does not answer is settled by :func:`yield_bounds` when its low bound reaches the cost or
+    meets its high bound, and searched by :func:`best_yield` otherwise."""
     n = W[W_OPT_N]
     kinds = W[W_KINDS:W_KINDS + MAX_OPTS]
     cols = W[W_COLS:W_COLS + MAX_OPTS]
