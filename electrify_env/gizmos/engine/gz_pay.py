@@ -692,13 +692,7 @@ def _enumerate_boxes(store, kinds, cols, n, target, need, W, at, cap):
     top = W[W_TOP:W_TOP + N_COLOURS]
     cnt = 0
     for P in range(1 << n):
-        u = (1 << target) if target < N_COLOURS else (1 << N_COLOURS) - 1
-        for o in range(n):
-            if (P >> o) & 1:
-                if kinds[o] == CV_ANY:
-                    u = (1 << N_COLOURS) - 1
-                else:
-                    u |= 1 << cols[o]
+        u = _useful_colours(kinds, cols, n, P, target)
         for x in range(N_COLOURS):
             top[x] = min(store[x], need) if (u >> x) & 1 else 0
         if not feasible(top, kinds, cols, n, P, target, need, W):
