@@ -149,17 +149,24 @@ def test_bad_seats_and_illegal_moves_are_refused_in_one_line():
     assert TableSession("gizmos", 3, None, seed=1).seats == ["human", "greedy", "greedy"]
 
 
-def test_the_terminal_plays_a_whole_game_and_shows_the_end_screen():
-    answers = iter(["?", "x", "99"] + ["1"] * 2000)
+def test_the_terminal_plays_a_whole_game_with_hint_undo_and_save_and_shows_the_end_screen(tmp_path):
+    save = tmp_path / "g.json"
+    answers = iter(["?", "x", "99", "h greedy", "1", "u", "1", f"s {save}"] + ["1"] * 3000)
     out = io.StringIO()
     rc = play_main(["--game", "gizmos", "--opponents", "random", "--seed", "5"], input_fn=lambda _: next(answers),
                    console=Console(file=out, width=120, highlight=False))
     text = out.getvalue()
     assert rc == 0
     assert "Gizmos: seed 5, player 0 (human), player 1 (random)" in text
-    assert "energy row:" in text and "display III" in text and "type 1-" in text
-    assert "game over after" in text and "end-game upgrades" in text
-    assert re.search(r"round 1: Player 0 \(human\) \w", text)
+    assert "energy row:" in text and "display III" in text and "type a number from 1 to" in text
+    assert "hint (greedy): " in text and "undone: 1 decision(s) taken back" in text and f"saved to {save}" in text
+    assert "The game ended by the" in text and "end-game upgrades" in text and "Seed 5: " in text
+    assert re.search(r"round 1: You \w", text) and re.search(r"round 1: Player 1 \(random\) \w", text)
+    # the save resumes where it was written: after one decision
+    out = io.StringIO()
+    assert play_main(["--game", "gizmos", "--load", str(save)], input_fn=lambda _: "q",
+                     console=Console(file=out, width=120, highlight=False)) == 0
+    assert "(resumed at decision 1)" in out.getvalue()
 
 
 def test_the_terminal_refuses_options_gizmos_does_not_take(capsys):

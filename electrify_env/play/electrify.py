@@ -44,11 +44,15 @@ from ..game import Game
 from ..render.view import seat_view_dict
 from .turns import TurnWords
 
-__all__ = ["SECRET_KINDS", "WORDS", "check_agents", "default_opponent", "describe", "end_details",
+__all__ = ["SECRET_KINDS", "TERMINAL", "TERMINAL_FLAGS", "WORDS", "check_agents", "default_opponent", "describe", "end_details",
            "load_game", "options", "record_options", "restart", "same_state", "save_game",
            "setup_options", "shipped_policy_for", "summary_rounds", "table_view", "tech_pack_ids"]
 
 FALLBACK_OPPONENT = "greedy"
+#: the module that draws an Electrify table in the terminal (:mod:`electrify_env.play.terminal`)
+TERMINAL = "electrify_env.play.electrify_terminal"
+#: the options of ``electrify play`` that only Electrify takes: difficulty levels, solo, tech packs
+TERMINAL_FLAGS = ("level", "solo", "tech")
 #: the kinds whose choice other seats may not see: the Plan pick (R4)
 SECRET_KINDS = ("plan",)
 

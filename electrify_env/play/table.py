@@ -60,6 +60,12 @@ What a game's play module provides (module attributes, all plain data or text):
 ``record_options(rec)``     the game's options of an arena record (for :meth:`from_record`)
 ``setup_options(game)``     the game's options that deal another game like ``game``
 ``same_state(a, b)``        True when two games hold the same state (a loaded save's check)
+``TERMINAL``                optional: the module that draws the game in the terminal
+                            (:mod:`electrify_env.play.terminal`); ``TERMINAL_FLAGS``: the
+                            game's own options of ``electrify play``
+``board_text(view)``        the table view as terminal text (where there is no ``TERMINAL``)
+``AGENT_PLAYERS``           optional: agent name -> the player counts it plays, for an agent
+                            that plays only some (the web page's choice of bots)
 ==========================  ==================================================================
 
 Bot moves are reproducible: before each move the bot is reseeded from the game seed and the
@@ -532,7 +538,8 @@ class TableSession:
     # ---- what a seat sees ----------------------------------------------------------------
     def view(self, seat: int = SPECTATOR) -> dict[str, Any]:
         """Everything ``seat`` may see, JSON-ready: the game's table view (its play module's
-        ``table_view``) plus ``game`` (its name), the seats, ``human_to_move``, the log as that
+        ``table_view``) plus ``game`` (its name), ``seat``, ``n_players``, ``is_over``,
+        ``decisions`` (made so far), the seats, ``human_to_move``, the log as that
         seat may see it (``log``: every decision; ``turns``: :meth:`turns`), ``seed`` (None
         until the game is over), once the game is over ``end`` (:meth:`end_summary`, else
         None) and, for the seat on turn only, the legal options.  ``SPECTATOR`` (-1) sees the
@@ -540,6 +547,10 @@ class TableSession:
         seat = self._check_seat(seat, spectator=True)
         out = self.table.table_view(self._game, seat)
         out["game"] = self.gdef.name
+        out["seat"] = seat
+        out["n_players"] = self.n_players
+        out["is_over"] = self.is_over
+        out["decisions"] = len(self._game.history)
         out["seed"] = int(self._game.seed) if self.is_over else None
         out["seats"] = [{"seat": i, "kind": "human" if s == HUMAN else "bot", "agent": s, "who": self.who(i)}
                         for i, s in enumerate(self._seats)]

@@ -1,22 +1,25 @@
-"""``electrify play``: Electrify in the terminal, against registered agents, hot-seat or solo.
+"""``electrify play``: any game at the play table in the terminal, against registered agents,
+hot-seat or solo (Electrify by default, ``--game gizmos`` for Gizmos).
 
 The screen is drawn with `rich <https://rich.readthedocs.io>`_ from
-:meth:`PlaySession.view(seat) <electrify_env.play.session.PlaySession.view>`, the same
-hidden-information-safe dict the web app draws: the table of the person on turn (scores, demand
-cards, research track, basic supply, every board with depots, grids, sectors and their cards) and
-that person's own hand only.  The pending decision is shown in words with its legal options
-numbered, the decision's own options first and the any-time options of R13 (discard, donate)
-after them; the player types a number.  Bot moves are printed one by one in plain words as they
-are made, and every finished turn as one line in players' words, the same line the web page's log
-shows (:meth:`PlaySession.turns <electrify_env.play.session.PlaySession.turns>`); ``l`` lists the
-last turns with their decisions, and the end of the game shows the scores, the tie-break if it
-decided, the points by source and the score by round.  The game model is :class:`~electrify_env.play.session.PlaySession`; this module only
-draws and reads commands.
+:meth:`TableSession.view(seat) <electrify_env.play.table.TableSession.view>`, the same
+hidden-information-safe dict the web app draws: the table as the person on turn may see it, the
+pending decision with its legal options numbered (the player types a number), each bot move in
+plain words as it is made, and every finished turn as one line in players' words, the same line
+the web page's log shows (:meth:`TableSession.turns <electrify_env.play.table.TableSession.turns>`);
+``l`` lists the last turns with their decisions, and the end of the game shows the scores, the
+tie-break if it decided, the points by source and the score by round.  How a game's table and
+options are drawn comes from the module its play module names as ``TERMINAL`` (Electrify:
+:mod:`electrify_env.play.electrify_terminal`: boards, sectors, cards, demand cards, research track,
+your hand); a game without one is drawn from its play module's ``board_text`` (Gizmos) with its
+options listed one a line.  The game model is :class:`~electrify_env.play.table.TableSession`;
+this module only draws and reads commands.
 
     electrify play                                     # you against trained (or greedy), 2 players
     electrify play --opponents greedy,mcts --seed 7    # 3 players
     electrify play --humans 2 --opponents random       # two people hot-seat and a bot
     electrify play --solo first_light                  # a solo scenario, stars and challenges
+    electrify play --game gizmos --opponents greedy    # Gizmos
     electrify play --load game.json                    # resume a game saved with `s FILE`
 
 At the prompt: a number plays that option; ``u`` undo, ``h [AGENT]`` hint, ``s FILE`` save,
@@ -29,21 +32,22 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
+from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 
 from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
-from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from ..games import DEFAULT_GAME
-from .session import HUMAN, SPECTATOR, LogEvent, PlayError, PlaySession, default_opponent, fresh_seed
+from ..games import DEFAULT_GAME, get_game
+from .table import HUMAN, SPECTATOR, LogEvent, PlayError, TableSession, fresh_seed
 
 __all__ = ["ArgumentProblem", "DESCRIPTION", "HELP", "add_arguments", "board", "build_parser",
-           "decision_panel", "main", "numbered_options", "place_text", "play", "player_board",
-           "result_panel", "run", "session_from_args", "turn_lines"]
+           "decision_panel", "main", "numbered_options", "play", "result_panel", "run",
+           "session_from_args", "turn_lines"]
 
 HELP = """\
 commands:
@@ -56,375 +60,102 @@ commands:
   q           quit (the game is not saved unless you saved it)
   ?           this help"""
 
-#: characters of the board
-CHARGE = "●"
-ARROWS = {"left": "←", "up": "↖", "down": "↙"}
-STAR = {"open": "☆", "claimed": "★", "lost": "✗"}
 LOG_TURNS = 6
+#: the options of ``electrify play`` that set up a game of one game only, by the name its play
+#: module lists them under in ``TERMINAL_FLAGS`` (Electrify: levels, solo scenarios, tech packs)
+GAME_FLAGS = ("level", "solo", "tech")
 
 
 # ---------------------------------------------------------------------------------------------
-# drawing: everything below reads only a seat's view dict (PlaySession.view)
+# drawing: everything below reads only a seat's view dict (TableSession.view); a game's own
+# drawing (its play module's TERMINAL module) replaces the plain one
 # ---------------------------------------------------------------------------------------------
+def _drawing(view: dict) -> ModuleType | None:
+    """The terminal-drawing module of the view's game (its play module's ``TERMINAL``), or None."""
+    name = getattr(get_game(view["game"]).table(), "TERMINAL", "")
+    return import_module(name) if name else None
+
+
 def _who(view: dict, p: int) -> str:
     """``"player 1 (greedy)"``, or ``"player 0 (you)"`` for the viewing seat."""
     seat = view["seats"][p]
     return f"player {p} (you)" if p == view["seat"] and seat["kind"] == "human" else seat["who"]
 
 
-def _face_short(face: dict) -> str:
-    """A card in a few words: name, cost, icons and arrows."""
-    name = face["name"]
-    if face["kind"] == "basic":
-        name = name.rsplit(" face ", 1)[0]
-    cost = "" if face["cost"] is None else f" (cost {face['cost']})"
-    arrows = "".join(ARROWS.get(a, a) for a in face["arrows"])
-    icons = ", ".join(i["text"] for i in face["icons"])
-    return f"{name}{cost}: {icons}" + (f" {arrows}" if arrows else "")
-
-
-def _bar(value: int, total: int) -> str:
-    return "●" * value + "○" * max(total - value, 0)
-
-
-def _summary_table(view: dict) -> Table:
-    sectors = view["players"][0]["sectors"] if view["players"] else []
-    names = {s["sector"]: s["name"] for s in sectors}
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="players", title_justify="left")
-    for col, just in (("player", "left"), ("points", "right"), ("research", "left"),
-                      ("breakthroughs", "right"), ("clean", "right"), ("demands", "right"),
-                      ("hand", "right"), ("this round", "left")):
-        t.add_column(col, justify=just)
-    for pl in view["players"]:
-        p = pl["seat"]
-        rnd = []
-        if pl["plan"] is not None and pl["chosen"] is None:
-            rnd.append(f"plans {names.get(pl['plan'], pl['plan'])} (secret)")
-        if pl["chosen"] is not None:
-            rnd.append(f"chose {names.get(pl['chosen'], pl['chosen'])}")
-        if pl["boost"]:
-            rnd.append(f"{pl['boost']} boost")
-        style = "bold" if p == view["to_move"] else None
-        t.add_row(Text(_who(view, p) + (" <" if p == view["to_move"] else ""), style=style),
-                  str(pl["score"]), f"{_bar(pl['research'], view['research']['track'])} "
-                  f"{pl['research']}/{view['research']['track']}",
-                  str(len(pl["breakthroughs"])), str(pl["clean_tokens"]), str(pl["fulfilled"]),
-                  str(pl["hand_count"]), ", ".join(rnd))
-    return t
-
-
-def _demand_table(view: dict) -> Table:
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="demand cards", title_justify="left")
-    for col in ("level", "card", "requires", "basic reward", "priority reward", "fulfilled by"):
-        t.add_column(col)
-    solo = view["solo"] is not None
-    for d in view["demand"]:
-        req = " + ".join(f"{r['count']} {r['name']}" for r in d["requirements"])
-        who = ", ".join(f"P{p}" for p in d["fulfilled_by"])
-        level = d["level_name"] + (" +bonus" if solo and d["solo_bonus"] else "")
-        t.add_row(level, d["name"], req, ", ".join(r["text"] for r in d["basic"]) or "-",
-                  ", ".join(r["text"] for r in d["priority"]) or "-", who)
-    return t
-
-
-def _research_table(view: dict) -> Table:
-    res = view["research"]
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="research breakthroughs (space: reward, "
-              "covered by)", title_justify="left")
-    t.add_column("group")
-    t.add_column("spaces")
-    t.add_column("group bonus")
-    for g in res["groups"]:
-        cells = []
-        for sp in res["spaces"]:
-            if sp["group"] != g["group"]:
-                continue
-            rew = ", ".join(r["text"] for r in sp["rewards"]) or "blank"
-            who = ",".join(f"P{p}" for p in sp["covered_by"])
-            cells.append(f"{sp['space']}: {rew}" + (f" [{who}]" if who else ""))
-        t.add_row(str(g["group"]), Text(" | ".join(cells)),
-                  ", ".join(r["text"] for r in g["rewards"]) or "-")
-    return t
-
-
-def _supply_table(view: dict) -> Table:
-    """The basic supply, identical basic cards grouped, and the decks."""
-    groups: dict[tuple, list[dict]] = {}
-    for b in view["basic"]:
-        key = tuple((f["cost"], tuple(i["text"] for i in f["icons"]), tuple(f["arrows"]))
-                    for f in b["faces"])
-        groups.setdefault(key, []).append(b)
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left",
-              title=f"basic supply ({len(view['basic'])} cards)")
-    t.add_column("card")
-    t.add_column("face A")
-    t.add_column("face B")
-    for items in groups.values():
-        name = _face_short(items[0]["faces"][0]).split(" (cost", 1)[0]
-        name = name.split(" ", 1)[1] if " " in name else name   # drop the card id (B01)
-        faces = [_face_short(f).split(": ", 1)[-1] for f in items[0]["faces"]]
-        costs = [f["cost"] for f in items[0]["faces"]]
-        t.add_row(f"{name} x{len(items)}", *(f"{c}: {x}" for c, x in zip(costs, faces)))
-    return t
-
-
-def _decks_line(view: dict) -> Text:
-    parts = []
-    for d in view["decks"]:
-        top = f", top {_face_short(d['discard_top'])}" if d["discard_top"] else ""
-        parts.append(f"{d['name']} deck {d['size']} (discard {d['discard_size']}{top})")
-    return Text("decks: " + "; ".join(parts), style="dim")
-
-
-def _solo_panel(view: dict) -> Panel:
-    solo = view["solo"]
-    stars = "  ".join(f"r{s['round']} {STAR.get(s['state'], s['state'])}" for s in solo["stars"])
-    lines = [f"target {solo['target']} points; stars: {stars or 'none'} "
-             f"(star points now {solo['star_points']}, final score now {solo['final_score']})"]
-    for c in solo["challenges"]:
-        lines.append(f"  [{'x' if c['met'] else ' '}] {c['text']}")
-    lines.append(f"boost tokens in the bag: {solo['bag'][0]} innovation, {solo['bag'][1]} collaboration")
-    title = f"solo: {solo['name'] or solo['scenario']} ({solo['gears']} gears)"
-    return Panel(Text("\n".join(lines)), title=title, title_align="left", box=box.ROUNDED)
-
-
-def player_board(view: dict, p: int) -> Table:
-    """Player ``p``'s board: the seven columns with depot and grid cubes, the sector standing in
-    each column (side, charge, chosen) and its cards top to bottom (charged cards marked)."""
-    pl = view["players"][p]
-    cols = view["columns"]
-    solo = view["solo"] is not None
-    t = Table(box=box.SQUARE, show_lines=True, expand=True, title_justify="left",
-              title=f"{_who(view, p)}: {pl['score']} points, hand {pl['hand_count']}")
-    t.add_column("", no_wrap=True, width=6)
-    for c in cols:
-        t.add_column(Text(f"{c['name']}\ncube {c['depot_value']} grid {c['grid_value']}"), ratio=1,
-                     overflow="fold")
-    t.add_row("depot", *(str(x) for x in pl["depot"]))
-    t.add_row("grid", *(str(x) for x in pl["grid"]))
-    tiles: list[list[str]] = [[] for _ in cols]
-    cards: list[list[str]] = [[] for _ in cols]
-    for s in pl["sectors"]:
-        mark = f" {CHARGE}" if s["charged"] else ""
-        extra = []
-        if pl["chosen"] == s["sector"]:
-            extra.append("chosen")
-        elif pl["plan"] == s["sector"] and pl["chosen"] is None:
-            extra.append("planned")
-        if solo and s["solo_token"]:
-            extra.append(f"{s['solo_token']} token")
-        tiles[s["column"]].append(f"{s['name']} ({s['side']}){mark}\n"
-                                  f"{', '.join(i['text'] for i in s['tile']['icons'])}"
-                                  + (f"\n[{', '.join(extra)}]" if extra else ""))
-        for c in s["cards"]:
-            mk = f" {CHARGE}" if c["charged"] else ""
-            cards[s["column"]].append(f"{c['slot']}{mk} {_face_short(c)}")
-    t.add_row("sector", *(Text("\n".join(x)) for x in tiles))
-    t.add_row("cards", *(Text("\n".join(x)) for x in cards))
-    return t
-
-
-def _hand_table(view: dict) -> Table | None:
-    me = view["players"][view["seat"]] if 0 <= view["seat"] < len(view["players"]) else None
-    if me is None or me["hand"] is None:
-        return None
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left",
-              title=f"your hand ({len(me['hand'])} cards)")
-    t.add_column("slot", justify="right")
-    t.add_column("card")
-    t.add_column("deck")
-    for c in me["hand"]:
-        t.add_row(str(c["hand_slot"]), Text(_face_short(c)), c["kind"])
-    return t
-
-
 def board(view: dict, full: bool = True) -> RenderableType:
-    """The table as the viewing seat sees it: with ``full`` the header, players, demand cards,
-    research track, basic supply, decks and every board (the viewer's last), else the viewer's
-    board only; then the viewer's hand and, in a solo game, stars and challenges."""
-    parts: list[RenderableType] = []
-    me = view["seat"]
-    if full:
-        packs = f" · tech packs {', '.join(view['tech_packs'])}" if view["tech_packs"] else ""
-        rnd = "game over" if view["is_over"] else f"round {view['round']}/{view['rounds']}"
-        seed = "" if view["seed"] is None else f" · seed {view['seed']}"    # shown once the game is over
-        parts.append(Rule(Text(f"Electrify · {rnd} · {view['n_players']} player(s){seed}{packs}"),
-                          align="left"))
-        parts += [_summary_table(view), _demand_table(view), _research_table(view),
-                  _supply_table(view), _decks_line(view)]
-        parts += [player_board(view, p) for p in range(view["n_players"]) if p != me]
-    if 0 <= me < view["n_players"]:
-        parts.append(player_board(view, me))
-    hand = _hand_table(view)
-    if hand is not None:
-        parts.append(hand)
-    if view["solo"] is not None:
-        parts.append(_solo_panel(view))
-    return Group(*parts)
+    """The table as the viewing seat sees it (with ``full`` all of it, else the viewer's own
+    part where the game draws one): the game's drawing, else its play module's ``board_text``."""
+    own = _drawing(view)
+    if own is not None:
+        return own.board(view, full)
+    return Text(get_game(view["game"]).table().board_text(view))
+
+
+def numbered_options(view: dict) -> list[dict]:
+    """The legal options of ``view`` (the view of the seat on turn) as they are numbered on
+    screen (number = index + 1): each the option dict with ``label`` (the text shown),
+    ``short`` (the text in a compact list) and ``actions`` (every action id it stands for).
+    The game's drawing may fold options (Electrify: identical basic cards are one entry); the
+    plain list is the decision's own options, then the any-time ones, by action id."""
+    own = _drawing(view)
+    if own is not None:
+        return own.numbered_options(view)
+    return [{**o, "label": o["text"], "short": o["text"], "actions": [o["action"]]}
+            for o in sorted(view["options"], key=lambda o: (bool(o["any_time"]), o["action"]))]
+
+
+def decision_panel(view: dict, options: Sequence[dict], width: int = 120) -> Panel:
+    """The pending decision and its options numbered 1..n (``options`` as returned by
+    :func:`numbered_options`): the game's drawing, else the options one a line."""
+    own = _drawing(view)
+    if own is not None:
+        return own.decision_panel(view, options, width)
+    t = Table(box=None, show_header=False, pad_edge=False)
+    t.add_column(justify="right", style="bold")
+    t.add_column()
+    for k, o in enumerate(options, 1):
+        t.add_row(str(k), Text(o["label"]))
+    return Panel(t, title=Text(f"{_who(view, view['to_move'])}, round {view['round']}"), title_align="left",
+                 subtitle="number = play  u undo  h hint  s FILE save  b board  l log  q quit  ? help",
+                 subtitle_align="left", box=box.ROUNDED)
 
 
 def result_panel(view: dict) -> Panel:
-    """The end of the game: every score and the winners, or the solo result."""
-    res = view["result"]
-    lines = []
-    if "solo" in res:
-        r = res["solo"]
-        lines.append(f"Final score: {r['final_score']} ({r['score']} points + {r['star_points']} for "
-                     f"{r['stars']} star(s)) against a target of {r['target']}: "
-                     f"{'WON' if r['won'] else 'lost'}")
-    else:
-        lines.append("Final scores: " + ", ".join(f"{_who(view, p)} {s}" for p, s in enumerate(res["scores"])))
-        win = res["winners"]
-        lines.append(("Winners (shared): " if len(win) > 1 else "Winner: ")
-                     + ", ".join(_who(view, p) for p in win))
-    end = view.get("end")
-    if end is not None:
-        if end["tiebreak"] is not None:
-            lines.append("Tie-break: " + end["tiebreak"]["text"])
-        src = end["points_by_source"]
-        lines.append("Points by source:")
-        for p, row in enumerate(src["players"]):
-            lines.append(f"  {_who(view, p)}: " + ", ".join(f"{s['label']} {row.get(s['key'], 0)}"
-                                                            for s in src["sources"]))
-        lines.append("Score by round (rounds 1-12):")
-        for p in range(view["n_players"]):
-            lines.append(f"  {_who(view, p)}: " + " ".join(str(row[p]) for row in end["score_by_round"][1:]))
-    if view.get("seed") is not None:
-        lines.append(f"Seed {view['seed']}: the same deal again with --seed {view['seed']}")
+    """The end of the game (``view["end"]``, :meth:`TableSession.end_summary`): every score and
+    the winners (or the game's own head, Electrify's solo result), how the game ended where the
+    game says so, the tie-break if it decided, the points by source, the score by round and
+    the seed."""
+    end = view["end"]
+    own = _drawing(view)
+    lines = (own.result_head(view) if own is not None and hasattr(own, "result_head") else None) or [
+        "Final scores: " + ", ".join(f"{_who(view, p)} {s}" for p, s in enumerate(end["scores"])),
+        ("Winners (shared): " if len(end["winners"]) > 1 else "Winner: ")
+        + ", ".join(_who(view, p) for p in end["winners"])]
+    if "ended_by" in end:
+        lines.append(f"The game ended by the {end['ended_by']} after {end['rounds']} rounds.")
+    if end["tiebreak"] is not None:
+        lines.append("Tie-break: " + end["tiebreak"]["text"])
+    src = end["points_by_source"]
+    lines.append("Points by source:")
+    for p, row in enumerate(src["players"]):
+        lines.append(f"  {_who(view, p)}: " + ", ".join(f"{s['label']} {row.get(s['key'], 0)}"
+                                                        for s in src["sources"]))
+    rows = end["score_by_round"][1:]
+    lines.append(f"Score by round (rounds 1-{len(rows)}):")
+    for p in range(view["n_players"]):
+        lines.append(f"  {_who(view, p)}: " + " ".join(str(row[p]) for row in rows))
+    lines.append(f"Seed {end['seed']}: the same deal again with --seed {end['seed']}")
     return Panel(Text("\n".join(lines)), title="game over", title_align="left", box=box.DOUBLE)
 
 
 def turn_lines(turn: dict, steps: bool = False) -> list[str]:
-    """A turn of :meth:`PlaySession.turns` as printed: ``"round 3: Player 1 (greedy) bought
+    """A turn of :meth:`TableSession.turns` as printed: ``"round 3: Player 1 (greedy) bought
     ..."`` and, with ``steps``, its decisions indented below it."""
     out = [f"round {turn['round']}: {turn['text']}"]
     if steps:
         out += [f"    - {s['text']}" for s in turn["steps"] or []]
     return out
 
-
-def place_text(view: dict, place: Sequence | None) -> str:
-    """Where on the board an option belongs, in words (``PlayOption.place``), '' for none."""
-    if not place:
-        return ""
-    what, *a = place
-    sector_names = [s["name"] for s in view["players"][0]["sectors"]] if view["players"] else []
-    cols = [c["name"] for c in view["columns"]]
-    mine = lambda p: "" if p == view["seat"] else f"player {p}'s "   # noqa: E731
-    if what == "sector":
-        return f"{mine(a[0])}{sector_names[a[1]]}"
-    if what == "slot":
-        return f"{mine(a[0])}{sector_names[a[1]]} slot {a[2]}"
-    if what == "hand":
-        return f"hand {a[0]}"
-    if what == "basic":
-        return f"basic supply, face {'AB'[a[1]]}"
-    if what in ("depot", "grid"):
-        return f"{mine(a[0])}{what} {cols[a[1]]}"
-    if what == "research":
-        return f"{mine(a[0])}research marker"
-    if what == "breakthrough":
-        return f"research space {a[0]}"
-    if what == "demand":
-        return f"demand level {view['demand'][a[0]]['level_name']}"
-    if what == "deck":
-        return f"{view['decks'][a[0]]['name']} deck"
-    if what == "icon":
-        return f"icon {a[0]}"
-    return " ".join(str(x) for x in place)
-
-
-def _basic_key(view: dict, basic: int, face: int) -> tuple | None:
-    """What makes two basic faces the same to a player: name, cost, icons, arrows."""
-    for b in view["basic"]:
-        if b["basic"] == basic:
-            f = b["faces"][face]
-            name = f["name"].rsplit(" face ", 1)[0].split(" ", 1)[-1]   # B01 Coal Shovel -> Coal Shovel
-            return (face, name, f["cost"], tuple(i["text"] for i in f["icons"]), tuple(f["arrows"]))
-    return None
-
-
-def numbered_options(view: dict) -> list[dict]:
-    """The legal options of ``view`` (the view of the seat on turn) as they are numbered on
-    screen (number = index + 1): the decision's own options first, then the any-time options
-    (discard, donate), each ascending by action id.  Basic cards with the same faces are one
-    entry (buying any copy is the same move): it plays the lowest id and says how many copies
-    are left.  Each entry is the option dict with ``label`` (the text shown), ``short`` (the
-    text in the compact any-time list) and ``actions`` (every action id it stands for)."""
-    out: list[dict] = []
-    groups: dict[tuple, dict] = {}
-    item = _item_face(view)
-    for o in sorted(view["options"], key=lambda o: (bool(o["any_time"]), o["action"])):
-        entry = {**o, "label": o["text"], "short": o["text"], "copies": 1, "actions": [o["action"]]}
-        if o["kind"] == "card_basic":
-            key = _basic_key(view, o["args"]["basic"], o["args"]["face"])
-            if key is not None:
-                if key in groups:
-                    groups[key]["copies"] += 1
-                    groups[key]["actions"].append(o["action"])
-                    continue
-                groups[key] = entry
-        if o["kind"] == "icon" and item is not None and o["args"]["icon"] < len(item["icons"]):
-            entry["label"] = f"use icon {o['args']['icon']}: {item['icons'][o['args']['icon']]['text']}"
-        if o["kind"] == "discard":
-            entry["short"] = "discard " + o["text"].split(": ", 1)[-1].split(" (cost", 1)[0]
-        out.append(entry)
-    for entry in groups.values():
-        face, name, cost, icons, arrows = _basic_key(view, entry["args"]["basic"], entry["args"]["face"])
-        verb = entry["text"].split(" basic card", 1)[0]
-        arrows_txt = "".join(ARROWS.get(a, a) for a in arrows)
-        entry["label"] = (f"{verb} basic {name}, face {'AB'[face]} (cost {cost}): {', '.join(icons)}"
-                          + (f" {arrows_txt}" if arrows_txt else "") + f"  [{entry['copies']} in supply]")
-    return out
-
-
-def _item_face(view: dict) -> dict | None:
-    """The face being discharged at an item/icon decision: the card or tile of the seat's own
-    board whose text the pending decision names (the longest such, if several)."""
-    if view["pending"]["kind"] not in ("item", "icon", "ongoing") or not 0 <= view["seat"] < view["n_players"]:
-        return None
-    text = view["pending"]["text"]
-    faces = [f for s in view["players"][view["seat"]]["sectors"] for f in [s["tile"], *s["cards"]]]
-    hits = [f for f in faces if f["text"] in text]
-    return max(hits, key=lambda f: len(f["text"])) if hits else None
-
-
-def _decision_text(view: dict) -> str:
-    text = view["pending"]["text"]
-    if text.startswith("round "):          # "round 3, player 1: Acquire: ..." -> "Acquire: ..."
-        text = text.split(": ", 1)[-1]
-    return text
-
-
-def decision_panel(view: dict, options: Sequence[dict], width: int = 120) -> Panel:
-    """The pending decision in words and the legal options numbered 1..n (``options`` as
-    returned by :func:`numbered_options`): the decision's own options one a line with their
-    place on the board, the any-time options (R13) in a compact grid below, as many columns
-    as ``width`` (the console's) holds."""
-    t = Table(box=None, show_header=False, pad_edge=False)
-    t.add_column(justify="right", style="bold")
-    t.add_column()
-    t.add_column(style="dim")
-    anytime = []
-    for k, o in enumerate(options, 1):
-        if o["any_time"]:
-            anytime.append(Text.assemble((f"{k:>3} ", "bold"), o["short"]))
-        else:
-            t.add_row(str(k), Text(o["label"]), Text(place_text(view, o["place"])))
-    parts: list[RenderableType] = [Text(_decision_text(view), style="bold"), t]
-    if anytime:
-        grid = Table.grid(padding=(0, 2), expand=False)
-        ncol = max(1, min(3, (width - 4) // 40))
-        for _ in range(ncol):
-            grid.add_column()
-        for i in range(0, len(anytime), ncol):
-            row = anytime[i:i + ncol]
-            grid.add_row(*row, *([""] * (ncol - len(row))))
-        parts += [Text("any time (R13):", style="italic"), grid]
-    title = f"{_who(view, view['to_move'])}, round {view['round']}"
-    return Panel(Group(*parts), title=Text(title), title_align="left",
-                 subtitle="number = play  u undo  h hint  s FILE save  b board  l log  q quit  ? help",
-                 subtitle_align="left", box=box.ROUNDED)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -433,7 +164,7 @@ def decision_panel(view: dict, options: Sequence[dict], width: int = 120) -> Pan
 class _Screen:
     """What has been shown so far: the log events printed, the round of the last full table."""
 
-    def __init__(self, session: PlaySession, console: Console, delay: float) -> None:
+    def __init__(self, session: TableSession, console: Console, delay: float) -> None:
         self.session = session
         self.console = console
         self.delay = delay
@@ -478,7 +209,7 @@ class _Screen:
         self.print_events(self.session.log[self.shown:])
 
 
-def run(session: PlaySession, input_fn: Callable[[str], str] = input, console: Console | None = None,
+def run(session: TableSession, input_fn: Callable[[str], str] = input, console: Console | None = None,
         *, hint_agent: str = "greedy", delay: float = 0.0) -> bool:
     """Play ``session`` in the terminal until the game ends or the person quits.
 
@@ -612,31 +343,32 @@ def _ask(scr: _Screen, view: dict, options: list[dict], input_fn: Callable[[str]
             continue
         scr.say(f"unknown command {line!r}: type an option number 1-{len(options)}, or ? for help", "red")
 
-
 # ---------------------------------------------------------------------------------------------
 # the command line
 # ---------------------------------------------------------------------------------------------
-DESCRIPTION = ("Play Electrify in the terminal: against any registered agent (the shipped trained "
-               "policies, greedy, mcts, random, a policy of your own with net:path=...), with friends "
-               "at one keyboard (hot-seat), or a solo scenario.")
+DESCRIPTION = ("Play a game in the terminal (Electrify by default, --game gizmos for Gizmos): against "
+               "any registered agent of the game (Electrify's shipped trained policies, greedy, mcts, "
+               "random, a policy of your own with net:path=...; Gizmos' greedy, gumbel, policy, random), "
+               "with friends at one keyboard (hot-seat), or an Electrify solo scenario.")
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the options of ``electrify play`` to ``ap`` (the ``electrify`` command's sub-parser
     or :func:`build_parser`'s)."""
     from electrify_env.agents import AGENTS
-    from ..games import DEFAULT_GAME, game_names
+    from ..games import game_names
     ap.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
-                    help=f"the game to play (default {DEFAULT_GAME}); gizmos takes --players, "
-                         "--humans, --opponents, --seats and --seed (agents: `electrify agents --game gizmos`)")
+                    help=f"the game to play (default {DEFAULT_GAME}); --level, --solo and --tech are "
+                         "Electrify's (agents of a game: `electrify agents --game NAME`)")
     ap.add_argument("--level", default=None, metavar="NAME",
                     help="opponents by difficulty: every bot seat plays the agent of that level "
                          "(Beginner, Intermediate, Strong, Expert; configs/play/levels.yaml, "
-                         "measured in 2-player games)")
+                         "measured in 2-player games of Electrify)")
     ap.add_argument("--opponents", default=None, metavar="SPECS",
                     help="agent specs of the bots, comma-separated, one per seat after the people "
-                         "(default for every seat left: trained where a shipped policy fits the "
-                         "game, else greedy); any registered agent: " + ", ".join(AGENTS)
+                         "(default for every seat left: the game's default opponent, in Electrify "
+                         "trained where a shipped policy fits the game, else greedy); Electrify's "
+                         "agents: " + ", ".join(AGENTS)
                          + "; e.g. greedy,mcts:iters=64 or net:path=run/policy.pt")
     ap.add_argument("--players", type=int, default=None,
                     help="2-4 players (default: people + opponents, or 2)")
@@ -646,10 +378,10 @@ def add_arguments(ap: argparse.ArgumentParser) -> argparse.ArgumentParser:
                     help="every seat in order, comma-separated: 'human' or an agent spec "
                          "(instead of --humans/--opponents), e.g. greedy,human")
     ap.add_argument("--solo", default=None, metavar="SCENARIO",
-                    help="play a solo scenario (see `electrify scenarios`)")
+                    help="play an Electrify solo scenario (see `electrify scenarios`)")
     ap.add_argument("--tech", default=None, metavar="PACKS",
-                    help="tech packs to shuffle in, comma-separated (grid,market)")
-    ap.add_argument("--cards", default=None, help="card-set YAML (default: configs/cards/base.yaml)")
+                    help="Electrify tech packs to shuffle in, comma-separated (grid,market)")
+    ap.add_argument("--cards", default=None, help="card-set YAML (default: the game's own set)")
     ap.add_argument("--seed", type=int, default=None, help="game seed 0..2**62-1 (default: a fresh secret one, shown when the game ends)")
     ap.add_argument("--load", default=None, metavar="FILE", help="resume a game saved with `s FILE`")
     ap.add_argument("--hint", default="greedy", metavar="AGENT",
@@ -676,14 +408,25 @@ def _items(text: str | None) -> list[str]:
     return [x.strip() for x in (text or "").split(",") if x.strip()]
 
 
+def _game_of(args: argparse.Namespace):
+    """The GameDef of ``--game``; ArgumentProblem for an option of another game."""
+    gdef = get_game(getattr(args, "game", DEFAULT_GAME) or DEFAULT_GAME)
+    flags = getattr(gdef.table(), "TERMINAL_FLAGS", ())
+    for name in GAME_FLAGS:
+        if name not in flags and getattr(args, name, None) is not None:
+            raise ArgumentProblem(f"--{name}", f"{gdef.title} has no such option")
+    return gdef
+
+
 def _seats_from_args(args: argparse.Namespace) -> list[str]:
-    from electrify_env.agents import parse_spec
+    from electrify_env.agents.registry import parse_spec
+    gdef = _game_of(args)
 
     def check_spec(option: str, spec: str) -> str:
         if spec == HUMAN:
             return spec
         try:
-            return parse_spec(spec).text
+            return parse_spec(spec, gdef.name).text
         except ValueError as err:
             raise ArgumentProblem(option, str(err)) from None
 
@@ -697,16 +440,17 @@ def _seats_from_args(args: argparse.Namespace) -> list[str]:
         return seats
     humans = 1 if args.humans is None else args.humans
     opponents = [check_spec("--opponents", s) for s in _items(args.opponents)]
-    if args.solo:
+    if getattr(args, "solo", None):
         if humans != 1 or opponents or args.players not in (None, 1) or getattr(args, "level", None):
             raise ArgumentProblem("--solo", "a solo scenario has one player: drop --humans, "
                                             "--opponents, --players and --level")
         return [HUMAN]
-    if not 0 <= humans <= 4:
-        raise ArgumentProblem("--humans", f"must be 0..4, got {humans}")
+    lo, hi = max(gdef.min_players, 2), gdef.max_players
+    if not 0 <= humans <= hi:
+        raise ArgumentProblem("--humans", f"must be 0..{hi}, got {humans}")
     n = args.players if args.players is not None else max(humans + len(opponents), 2)
-    if not 2 <= n <= 4:
-        raise ArgumentProblem("--players", f"must be 2..4, got {n}")
+    if not lo <= n <= hi:
+        raise ArgumentProblem("--players", f"{gdef.title} takes {lo}-{hi} players, got {n}")
     if humans + len(opponents) > n:
         raise ArgumentProblem("--opponents", f"{humans} person(s) and {len(opponents)} opponent(s) "
                                              f"do not fit in {n} seats")
@@ -726,55 +470,71 @@ def _seats_from_args(args: argparse.Namespace) -> list[str]:
     return [HUMAN] * humans + opponents + ([_default_bot(args, n)] * fill if fill else [])
 
 
+def _setup(args: argparse.Namespace) -> dict:
+    """The game's own set-up options the command line names (Electrify's scenario, tech packs)."""
+    out = {}
+    if getattr(args, "solo", None):
+        out["scenario"] = args.solo
+    if getattr(args, "tech", None):
+        out["tech_packs"] = tuple(_items(args.tech))
+    return out
+
+
 def _default_bot(args: argparse.Namespace, n_players: int) -> str:
-    """The bot of a seat no option names: ``trained`` where a shipped policy fits the game (its
-    player count and card set), else ``greedy`` (:func:`~electrify_env.play.session.default_opponent`)."""
-    from ..cards import load_card_set
+    """The bot of a seat no option names: the game's default opponent for its player count and
+    card set (Electrify: ``trained`` where a shipped policy fits, else ``greedy``)."""
+    gdef = _game_of(args)
     try:
-        cards_hash = load_card_set(args.cards, _items(args.tech)).hash
-    except (OSError, ValueError):   # a bad --cards / --tech: PlaySession names the option later
-        return "greedy"
-    return default_opponent(n_players, cards_hash)
+        cards_hash = gdef.new_game(n_players, seed=0, card_set=args.cards, **_setup(args)).cards.hash
+    except (OSError, ValueError):   # a bad --cards / --tech: the session names the option later
+        cards_hash = None
+    return gdef.table().default_opponent(n_players, cards_hash)
 
 
-def session_from_args(args: argparse.Namespace) -> PlaySession:
+def session_from_args(args: argparse.Namespace) -> TableSession:
     """The session the parsed options ask for: a loaded save or a new game.  Raises
     ArgumentProblem naming the option."""
-    from electrify_env.agents import parse_spec
+    from electrify_env.agents.registry import parse_spec
 
     from ..validation import InvalidArgumentError, check_seed
 
+    gdef = _game_of(args)
     if not 0 <= args.delay <= 60:
         raise ArgumentProblem("--delay", f"must be 0..60 seconds, got {args.delay}")
-    try:
-        args.hint = parse_spec(args.hint).text
-    except ValueError as err:
-        raise ArgumentProblem("--hint", str(err)) from None
     if args.load is not None:
         for option in ("--seats", "--humans", "--opponents", "--players", "--solo", "--tech",
-                       "--cards", "--seed"):
-            if getattr(args, option[2:]) is not None:
+                       "--cards", "--seed", "--level"):
+            if getattr(args, option[2:], None) is not None:
                 raise ArgumentProblem(option, "a loaded game keeps its own settings: drop it or --load")
         try:
-            return PlaySession.load(args.load)
+            session = TableSession.load(args.load)
         except OSError as err:
             raise ArgumentProblem("--load", f"cannot read {args.load}: {err.strerror or err}") from None
         except ValueError as err:
             raise ArgumentProblem("--load", f"{args.load}: {err}") from None
+        if getattr(args, "game", DEFAULT_GAME) not in (DEFAULT_GAME, session.game_name):
+            raise ArgumentProblem("--load", f"{args.load} is a game of {session.gdef.title}, not of {gdef.title}")
+        gdef = session.gdef
+    try:
+        args.hint = parse_spec(args.hint, gdef.name).text
+    except ValueError as err:
+        raise ArgumentProblem("--hint", str(err)) from None
+    if args.load is not None:
+        return session
     seed = fresh_seed() if args.seed is None else args.seed
     try:
         check_seed(seed)
     except InvalidArgumentError as err:
         raise ArgumentProblem("--seed", str(err)) from None
     seats = _seats_from_args(args)
-    option = "--solo" if args.solo else "--tech" if args.tech else "--seats"
+    option = "--solo" if args.solo else "--tech" if args.tech else "--players"
     try:
-        return PlaySession(n_players=len(seats), seats=seats, seed=seed, scenario=args.solo,
-                           tech_packs=_items(args.tech), card_set=args.cards)
+        return TableSession(gdef.name, n_players=len(seats), seats=seats, seed=seed, card_set=args.cards,
+                            **_setup(args))
     except PlayError as err:    # a bot that cannot play this game (a policy that does not fit)
         raise ArgumentProblem("--seats" if args.seats is not None else "--opponents", str(err)) from None
-    except ValueError as err:   # an unknown scenario, tech pack or card set
-        raise ArgumentProblem(option, str(err)) from None
+    except ValueError as err:   # an unknown scenario, tech pack or card set, a player count
+        raise ArgumentProblem("--cards" if args.cards and not (args.solo or args.tech) else option, str(err)) from None
 
 
 def play(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None,
@@ -784,9 +544,6 @@ def play(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None
     when the game ended or the person quit, 130 on Ctrl-C while a bot thinks, 2 for a bad
     option (the usage and one ``electrify play: error: argument --X: ...`` line on stderr)."""
     parser = parser or build_parser()
-    if getattr(args, "game", DEFAULT_GAME) != DEFAULT_GAME:
-        from .table_terminal import play_table
-        return play_table(args, parser, input_fn, console)
     try:
         session = session_from_args(args)
     except ArgumentProblem as problem:
@@ -803,8 +560,9 @@ def play(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None
     g = session.game
     # the seed is printed only if the person chose it: a random one would show the bots' hands
     chosen = f"seed {g.seed}, " if args.seed is not None and not args.load else ""
-    console.print(Text(f"Electrify: {chosen}" + ", ".join(session.who(i) for i in range(g.n_players))
-                       + (f", scenario {g.scenario.id}" if g.scenario else "")
+    scenario = getattr(g, "scenario", None)
+    console.print(Text(f"{session.gdef.title}: {chosen}" + ", ".join(session.who(i) for i in range(g.n_players))
+                       + (f", scenario {scenario.id}" if scenario else "")
                        + (f" (resumed at decision {len(g.history)})" if args.load else "")
                        + ". Type ? for help.", style="bold"))
     try:
