@@ -205,6 +205,32 @@ def test_expert_iteration_runs_resumes_and_repeats(tmp_path):
     assert a.keys() == b.keys()
 
 
+def test_expert_iteration_keeps_the_best_screened_network_and_stops_on_patience(tmp_path, monkeypatch):
+    from electrify_env.training.expert import trainer as tr
+    utilities = iter([0.5, 0.7, 0.6, 0.7, 0.4, 0.9])          # warm start, rounds 1, 2, 3, 4, 5
+
+    def fake_screen(net, cfg, games, seed, opponent):
+        u = next(utilities)
+        return {"win_rate": u, "utility": u, "games": games}
+
+    monkeypatch.setattr(tr, "screen", fake_screen)
+    train(_tiny(tmp_path, iterations=6, patience=2), log=lambda *_: None)
+    rows = [json.loads(x) for x in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
+    # round 1 beat the warm start; rounds 2 and 3 did not beat it (a tie keeps the earlier): stop
+    assert [r["round"] for r in rows] == [0, 1, 2, 3]
+    assert [r.get("best_round") for r in rows[1:]] == [1, 1, 1]
+    _, meta = load(tmp_path / "run" / "best.pt")
+    assert meta["rounds"] == 1 and meta["screening"]["utility"] == 0.7
+    # resuming a run its patience stopped trains no further round; more patience continues it
+    # from the checkpoint's best
+    train(_tiny(tmp_path, iterations=6, patience=2), log=lambda *_: None)
+    assert len((tmp_path / "run" / "log.jsonl").read_text().splitlines()) == 4
+    monkeypatch.setattr(tr, "screen", lambda *a: {"win_rate": 0.8, "utility": 0.8, "games": 2})
+    train(_tiny(tmp_path, iterations=4, patience=3), log=lambda *_: None)
+    _, meta = load(tmp_path / "run" / "best.pt")
+    assert meta["rounds"] == 4 and meta["screening"]["utility"] == 0.8
+
+
 def test_expert_iteration_is_a_function_of_its_config(tmp_path):
     p1 = train(_tiny(tmp_path, out=str(tmp_path / "a"), iterations=1), log=lambda *_: None)
     p2 = train(_tiny(tmp_path, out=str(tmp_path / "b"), iterations=1), log=lambda *_: None)

@@ -47,7 +47,9 @@ class ExpertConfig:
       result alone); ``replay`` samples are kept and ``train_steps`` minibatches drawn a round;
     * screening: every ``eval_every`` rounds, ``eval_games`` seat-rotated games of the network alone
       against ``eval_opponent`` on seeds from ``eval_seed`` (keep them apart from the arena seeds
-      a shipped file is measured on);
+      a shipped file is measured on); the network of the best screening utility so far is kept as
+      ``out/best.pt`` (its round and figures in its metadata), and with ``patience`` > 0 the run
+      stops once that many screenings in a row have not beaten it (0: run every round);
     * the file: ``play_search`` (``{"simulations", "determinizations", "considered"}`` or null), the
       search the policy file plays with by default.
     """
@@ -88,13 +90,14 @@ class ExpertConfig:
     eval_every: int = 2
     eval_opponent: str = "greedy"
     eval_seed: int = 500_000_000
+    patience: int = 0
     play_search: Any = field(default_factory=lambda: {"simulations": 16, "determinizations": 2, "considered": 8})
 
     def __post_init__(self) -> None:
         ints = {"players": 1, "threads": 1, "embed": 1, "batch": 1, "warm_games": 0, "warm_epochs": 0,
                 "iterations": 0, "games_per_iteration": 1, "parallel": 1, "simulations": 1,
                 "determinizations": 1, "considered": 1, "snapshot_every": 1, "snapshots": 1, "replay": 1,
-                "train_steps": 0, "eval_games": 0, "eval_every": 1, "seed": 0, "eval_seed": 0}
+                "train_steps": 0, "eval_games": 0, "eval_every": 1, "seed": 0, "eval_seed": 0, "patience": 0}
         for name, lo in ints.items():
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:

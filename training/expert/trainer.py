@@ -10,7 +10,8 @@
    replay buffer and ``train_steps`` minibatches train the network toward them.
 3. **Screening** every ``eval_every`` rounds: the network alone against ``eval_opponent`` on
    the config's screening seeds; TensorBoard (``out/tb``) and ``out/log.jsonl`` record every
-   round's losses, speeds and win rates.
+   round's losses, speeds and win rates.  The best-screened network so far is ``out/best.pt``;
+   with ``patience`` the run stops once that many screenings in a row fall short of it.
 
 A checkpoint (``out/checkpoint.pt``: network, optimizer, snapshots, round, generator) is written
 after the warm start and after every round; a run started again with ``resume: true`` continues
@@ -166,6 +167,7 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
     replay = Replay(cfg.replay, layout.obs_size, layout.n_actions, cfg.players)
     snapshots: list[PolicyValueNet] = []
     start, last_screen, counts = 0, {}, {"warm_samples": 0, "search_samples": 0, "games": 0}
+    best = {"round": -1, "utility": -1.0, "stale": 0}      # the best screened network so far
     ckpt = out / "checkpoint.pt"
     from torch.utils.tensorboard import SummaryWriter
     tb = SummaryWriter(str(out / "tb"))
@@ -173,7 +175,7 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
     def checkpoint(round_done: int) -> None:
         torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "round": round_done,
                     "snapshots": [s.state_dict() for s in snapshots], "rng": rng.bit_generator.state,
-                    "counts": counts, "screen": last_screen, "config": cfg.as_dict()}, ckpt)
+                    "counts": counts, "screen": last_screen, "best": best, "config": cfg.as_dict()}, ckpt)
 
     def record(step: int, row: dict) -> None:
         with open(out / "log.jsonl", "a") as f:
@@ -194,6 +196,7 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
             snapshots.append(s.eval())
         rng.bit_generator.state = blob["rng"]
         start, counts, last_screen = int(blob["round"]), blob["counts"], blob.get("screen", {})
+        best.update(blob.get("best", {}))
         log(f"resumed from {ckpt} after round {start}")
     elif cfg.warm_games:
         t0 = time.time()
@@ -218,9 +221,20 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
                     trainer="expert iteration", config=cfg.as_dict(), rounds=rounds, counts=dict(counts),
                     screening={"opponent": cfg.eval_opponent, **last_screen})
 
+    def keep_if_best(rounds: int) -> None:
+        # out/best.pt: the network of the highest screening utility (the earlier round on a tie)
+        if last_screen.get("utility", -1.0) > best["utility"]:
+            best.update(round=rounds, utility=float(last_screen["utility"]), stale=0)
+            export(rounds, out / "best.pt")
+        else:
+            best["stale"] += 1
+
+    if cfg.eval_games and start == 0 and best["round"] < 0 and last_screen:
+        keep_if_best(0)
     rnd = start
     agents = {k: make_agent(k, game=gdef.name) for k in cfg.league if k not in ("self", "snapshot")}
-    for rnd in range(start + 1, cfg.iterations + 1):
+    first = cfg.iterations + 1 if cfg.patience and best["stale"] >= cfg.patience else start + 1
+    for rnd in range(first, cfg.iterations + 1):
         t0 = time.time()
         search = GumbelSearch(evaluator_of(net), simulations=cfg.simulations, determinizations=cfg.determinizations,
                               considered=cfg.considered, gumbel_scale=cfg.gumbel_scale)
@@ -245,9 +259,15 @@ def train(cfg: ExpertConfig, log: Any = print) -> Path:
             last_screen = screen(net, cfg, cfg.eval_games, cfg.eval_seed + rnd * cfg.eval_games, cfg.eval_opponent)
             row.update({f"screen_{k}": v for k, v in last_screen.items()})
             export(rnd, out / "rounds" / f"policy-r{rnd:04d}.pt")     # every screened network is kept
+            keep_if_best(rnd)
+            row["best_round"] = best["round"]
         record(rnd, row)
         checkpoint(rnd)
         export(rnd)
+        if cfg.patience and best["stale"] >= cfg.patience:
+            log(f"stopped after round {rnd}: {best['stale']} screenings in a row below round "
+                f"{best['round']}'s (utility {best['utility']:.3f}, out/best.pt)")
+            break
         if cfg.max_minutes and time.time() - t_start > 60 * cfg.max_minutes:
             log(f"stopped after round {rnd}: the run's {cfg.max_minutes} minutes are spent")
             break
