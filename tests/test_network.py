@@ -316,3 +316,28 @@ def test_the_trainer_and_the_agent_take_electrify_too(tmp_path):
         g.step(int((agent if g.current_player == 0 else other).act_in(g)))
     with pytest.raises(PolicyFileError, match="not a policy-value file"):
         load("policies/electrify-2p.pt")
+
+
+def _arena_out(tmp_path, agents, players, seed_of_games=2**40):
+    out = tmp_path / f"arena-{len(list(tmp_path.glob('arena-*')))}"
+    out.mkdir()
+    cfg = {"game": "gizmos", "agents": agents, "players": players, "games": 402, "seed": 9, "jobs": 1}
+    me = {"agent": agents[0], "games": 402, "win_rate": 0.5, "ci_low": 0.45, "ci_high": 0.55, "ms_per_move": 3.0}
+    (out / "results.json").write_text(json.dumps({"config": cfg, "agents": [me]}))
+    (out / "games.jsonl").write_text(json.dumps({"seed": seed_of_games}) + "\n")
+    return out
+
+
+def test_ship_records_two_agent_runs_and_line_ups_against_one_opponent(tmp_path):
+    from electrify_env.training.expert.ship import record_evaluation
+    path = train(_tiny(tmp_path, iterations=0), log=lambda *_: None)
+    row = record_evaluation(path, _arena_out(tmp_path, ["policy", "greedy", "greedy"], 3))
+    assert (row["opponent"], row["players"]) == ("greedy", 3)
+    assert row["command"].startswith("electrify arena --game gizmos --agents policy,greedy,greedy --players 3 ")
+    record_evaluation(path, _arena_out(tmp_path, ["policy", "greedy"], 2))
+    assert [r["players"] for r in load(path)[1]["evaluation"]] == [3, 2]
+    for agents in (["policy", "greedy", "random"], ["greedy", "greedy", "greedy"]):
+        with pytest.raises(Exception, match="one opponent"):
+            record_evaluation(path, _arena_out(tmp_path, agents, 3))
+    with pytest.raises(Exception, match="inside the training range"):
+        record_evaluation(path, _arena_out(tmp_path, ["policy", "greedy"], 2, seed_of_games=5))

@@ -96,7 +96,8 @@ def test_the_evaluation_table_is_the_metadata_and_consistent(path):
         assert float(ms) == round(r["ms_per_move"], 1)
         wl, wh = wilson_interval(r["win_rate"] * r["games"], r["games"])
         assert abs(wl - r["ci_low"]) < 0.0011 and abs(wh - r["ci_high"]) < 0.0011
-        assert command.startswith(f"electrify arena --game {meta['game']} --agents {r['agent']},{r['opponent']} ")
+        lineup = ",".join([r["agent"]] + [r["opponent"]] * (1 if r["players"] == 2 else r["players"] - 1))
+        assert command.startswith(f"electrify arena --game {meta['game']} --agents {lineup} --players {r['players']} ")
         assert f" --games {r['games']} " in command and f" --seed {r['seed']} " in command
         assert r["min_game_seed"] >= TRAINING_SEEDS[1]      # no game training or screening played
         assert r["games"] >= 400

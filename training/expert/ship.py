@@ -7,7 +7,8 @@ setting the search it plays with (``S`` waves, ``D`` determinizations, ``C`` con
 
 ``python -m electrify_env.training.expert.ship record policies/gizmos-2p.pt ARENA_OUT`` appends
 the evaluation row of an ``electrify arena --out ARENA_OUT`` run of that policy (the first agent
-of a 2-agent line-up) against its opponent to the metadata's ``evaluation`` list: agent spec,
+of a 2-agent line-up, or of a 3-4 player line-up whose other seats are one opponent, such as
+``policy,greedy,greedy``) against its opponent to the metadata's ``evaluation`` list: agent spec,
 opponent, players, games, seed, win rate, Wilson interval, ms per move, the command, and the
 smallest game seed the run played (``min_game_seed``; above the training range
 :data:`~.trainer.TRAINING_SEEDS`, so training played none of those games).
@@ -62,8 +63,10 @@ def record_evaluation(policy: str | Path, arena_out: str | Path) -> dict:
     policy, out = Path(policy), Path(arena_out)
     res = json.loads((out / "results.json").read_text())
     cfg = res["config"]
-    if len(cfg["agents"]) != 2:
-        raise InvalidArgumentError(f"ship: {out} is not a two-agent arena run")
+    agents = cfg["agents"]
+    if len(agents) != 2 and not (len(agents) == cfg["players"] > 2 and len(set(agents[1:])) == 1 != len(set(agents))):
+        raise InvalidArgumentError(f"ship: {out} is neither a two-agent arena run nor a line-up of one agent "
+                                   f"against copies of one opponent")
     seeds = [json.loads(line)["seed"] for line in (out / "games.jsonl").read_text().splitlines() if line.strip()]
     lo = min(seeds)
     if lo < TRAINING_SEEDS[1]:
