@@ -1,5 +1,5 @@
-"""The web app's JSON API (electrify_env/play/web.py): games, moves, tokens, hidden information,
-persistence across a restart, bad requests, replays."""
+"""The web app's JSON API (electrify_env/play/web.py) for Electrify and Gizmos: games, moves,
+tokens, hidden information, persistence across a restart, bad requests, replays."""
 from __future__ import annotations
 
 import json
@@ -417,7 +417,7 @@ def test_replay_viewer_steps_through_an_arena_record(client):
     assert client.post("/api/replays", json={"text": json.dumps(bad)}).status_code == 400
 
 
-# ---- Gizmos at the table (/api/tables) -------------------------------------------------------
+# ---- Gizmos at /api/games ------------------------------------------------------------------
 def _gizmos_hidden(g, seat) -> list[str]:
     """Card ids ``seat`` (None: a spectator) must not see: the decks, another seat's research."""
     from electrify_env.gizmos.engine import gz_layout as GL
@@ -429,6 +429,8 @@ def _gizmos_hidden(g, seat) -> list[str]:
 
 
 def _check_gizmos_answer(g, seat, answer, where: str) -> None:
+    """No deck card, no other seat's researched card, no seed or generator word in ``answer``
+    while the game ``g`` runs."""
     from electrify_env.gizmos.engine import gz_layout as GL
     text = json.dumps(answer)
     for card in _gizmos_hidden(g, seat):
@@ -436,42 +438,178 @@ def _check_gizmos_answer(g, seat, answer, where: str) -> None:
     if not g.is_terminal:
         for w in [str(g.seed)] + [str(int(x)) for x in g.state[GL.S_RNG:GL.S_RNG + 4] if abs(int(x)) >= 10 ** 6]:
             assert w not in text, f"{where}: seed or generator word {w} to seat {seat}"
+        assert all(v is None for v in _values_of(answer, "seed")), where
     assert not re.search(r'"(rng|deck_order|known_under)"', text), where
-    assert g.is_terminal or all(v is None for v in _values_of(answer, "seed")), where
 
 
-def test_a_gizmos_game_through_every_table_endpoint_shows_nothing_hidden(app, client):
-    r = client.post("/api/tables", json={"game": "gizmos", "seats": ["human", "greedy"], "seed": BIG_SEED})
+def _gizmos_new(client, seats=("human", "greedy"), seed=BIG_SEED):
+    r = client.post("/api/games", json={"game": "gizmos", "seats": list(seats), "seed": seed})
     assert r.status_code == 200, r.text
-    new = r.json()
-    tid, tok = new["id"], new["tokens"]["0"]
-    rec = app.state.tables.get(tid)
-    g = rec["session"].game
-    _check_gizmos_answer(g, 0, new, "new")
+    return r.json()
+
+
+def test_a_gizmos_game_at_every_endpoint_shows_nothing_hidden(app, client):
+    new = _gizmos_new(client)
+    gid, tok = new["id"], new["tokens"]["0"]
+    session = app.state.store.games[gid].session
+    assert session.game_name == "gizmos" and new["state"]["game"] == "gizmos" and new["state"]["svg"] is None
+    _check_gizmos_answer(session.game, 0, new, "new")
     rng = np.random.default_rng(1)
-    state = new
-    while not state["view"]["done"]:
-        _check_gizmos_answer(g, 0, client.get(f"/api/tables/{tid}?token={tok}").json(), "get")
-        _check_gizmos_answer(g, -1, client.get(f"/api/tables/{tid}").json(), "spectator")
-        bots = client.post(f"/api/tables/{tid}/bots", json={"token": tok})
-        _check_gizmos_answer(g, 0, bots.json(), "bots")
-        opts = state["view"]["options"]
-        assert client.post(f"/api/tables/{tid}/move", json={"action": opts[0]["action"]}).status_code == 403
-        state = client.post(f"/api/tables/{tid}/move",
-                            json={"action": opts[int(rng.integers(len(opts)))]["action"], "token": tok}).json()
-        _check_gizmos_answer(g, 0, state, "move")
-    assert state["view"]["end"]["scores"] == [int(x) for x in g.scores()]
-    assert state["view"]["seed"] == BIG_SEED
+    st, answers, research_seen = new["state"], 0, 0
+    while not st["view"]["is_over"]:
+        g = app.state.store.games[gid].session.game
+        v = st["view"]
+        if v["human_to_move"]:
+            opts = v["options"]
+            assert opts and v["prompt"]
+            research_seen += g.phase == "research"
+            assert client.post(f"/api/games/{gid}/move", json={"action": opts[0]["action"]}).status_code == 403
+            r = client.post(f"/api/games/{gid}/move", json={"token": tok, "action": opts[int(rng.integers(len(opts)))]["action"]})
+        else:
+            assert v["options"] == [] and v["prompt"] is None
+            r = client.post(f"/api/games/{gid}/bot", json={"token": tok})
+        assert r.status_code == 200, r.text
+        g = app.state.store.games[gid].session.game
+        _check_gizmos_answer(g, 0, r.json(), "move" if v["human_to_move"] else "bot")
+        st = r.json()["state"]
+        answers += 1
+        if answers % 15 == 0 or (g.phase == "research" and g.current_player == 1):
+            _check_gizmos_answer(g, 0, client.get(f"/api/games/{gid}?token={tok}").json(), "get")
+            spec = client.get(f"/api/games/{gid}").json()
+            assert spec["seat"] == -1 and spec["view"]["options"] == []
+            _check_gizmos_answer(g, -1, spec, "spectator")
+            for path in ("/api/games", "/api/meta", f"/api/games/{gid}/turns", f"/api/games/{gid}/turns?token={tok}",
+                         f"/api/games/{gid}/export?token={tok}"):
+                _check_gizmos_answer(g, -1 if "token" not in path else 0, client.get(path).json(), path)
+            for path in ("replay", "again"):
+                r = client.post(f"/api/games/{gid}/{path}", json={"token": tok})
+                assert r.status_code == 409
+                _check_gizmos_answer(g, 0, r.json(), path)
+            if st["view"]["human_to_move"]:
+                hint = client.post(f"/api/games/{gid}/hint", json={"token": tok, "agent": "greedy"})
+                assert hint.status_code == 200 and hint.json()["hint"]["action"] in {
+                    o["action"] for o in st["view"]["options"]}
+                _check_gizmos_answer(g, 0, hint.json(), "hint")
+    g = app.state.store.games[gid].session.game
+    assert research_seen > 0 and answers > 20
+    assert st["view"]["seed"] == BIG_SEED == st["view"]["end"]["seed"]
+    assert st["view"]["end"]["scores"] == [int(x) for x in g.scores()]
+    assert [x["label"] for x in st["view"]["end"]["points_by_source"]["sources"]] == \
+        ["machines", "tokens", "end-game upgrades"]
 
 
-def test_table_requests_are_refused_in_one_line(client):
-    assert client.post("/api/tables", json={"game": "electrify"}).status_code == 400
-    assert client.post("/api/tables", json={"game": "gizmos", "seats": ["human", "net:path=x.pt"]}).status_code == 400
-    r = client.post("/api/tables", json={"game": "gizmos", "seats": ["human", "bogus"]})
-    assert r.status_code == 400 and "bogus" in r.json()["error"]
-    assert client.get("/api/tables/nope").status_code == 404
-    new = client.post("/api/tables", json={"game": "gizmos", "seats": ["human", "random"], "seed": 2}).json()
-    r = client.post(f"/api/tables/{new['id']}/move", json={"action": 10_000, "token": new["tokens"]["0"]})
-    assert r.status_code == 409
-    assert client.get(f"/api/tables/{new['id']}?token=wrong").status_code == 403
-    assert client.get("/table").status_code == 200
+def test_a_gizmos_seat_cannot_rebuild_the_deal_from_what_it_receives(app, client):
+    """The attack of the Electrify test above on a Gizmos game dealt without a seed: every number
+    a seat receives, and the small seeds, tried as the game seed; a match of the opening display
+    would give the deck order."""
+    from electrify_env.gizmos import Game
+    from electrify_env.kernels.batch import MAX_SEED
+    r = client.post("/api/games", json={"game": "gizmos", "seats": ["human", "greedy"]})
+    new = r.json()
+    gid, tok = new["id"], new["tokens"]["0"]
+    received = [new, client.get("/api/meta").json()]
+    st = new["state"]
+    for _ in range(40):
+        if st["view"]["human_to_move"]:
+            received.append(client.post(f"/api/games/{gid}/hint", json={"token": tok}).json())
+            r = client.post(f"/api/games/{gid}/move", json={"token": tok, "action": st["view"]["options"][0]["action"]})
+        else:
+            r = client.post(f"/api/games/{gid}/bot", json={"token": tok})
+        received.append(r.json())
+        st = r.json()["state"]
+    received += [client.get(f"/api/games/{gid}").json(), client.get("/api/games").json(),
+                 client.get(f"/api/games/{gid}/export?token={tok}").json(),
+                 client.get(f"/api/games/{gid}/turns?token={tok}").json(),
+                 client.post(f"/api/games/{gid}/replay", json={"token": tok}).json(),
+                 client.post(f"/api/games/{gid}/again", json={"token": tok}).json()]
+    game = app.state.store.games[gid].session.game
+    assert not game.is_terminal
+
+    def display(seed):
+        return [[c and c["id"] for c in r["cards"]] for r in
+                __import__("electrify_env.gizmos.table", fromlist=["x"]).table_view(Game(n_players=2, seed=seed), 0)["display"]]
+    mine = [[c and c["id"] for c in r["cards"]] for r in new["state"]["view"]["display"]]
+    assert display(game.seed) == mine          # the attack works when the seed is known
+    text = json.dumps(received)
+    candidates = {int(x) for x in re.findall(r"\d+", text) if int(x) <= MAX_SEED} | set(range(500))
+    found = [c for c in sorted(candidates) if display(c) == mine]
+    assert found == [], f"seat 0 rebuilt the deal from seed {found[0]}"
+
+
+def test_gizmos_at_api_games_moves_undo_hint_export_and_replay(app, client):
+    new = _gizmos_new(client, seats=("human", "random"), seed=2)
+    gid, tok = new["id"], new["tokens"]["0"]
+    session = app.state.store.games[gid].session
+    v = new["state"]["view"]
+    assert v["game"] == "gizmos" and [r["level"] for r in v["display"]] == ["III", "II", "I"]
+    assert client.get("/api/games").json()["games"][0]["game"] == "gizmos"
+    # an illegal move: a one-line 409, nothing changed
+    legal = {o["action"] for o in v["options"]}
+    illegal = next(a for a in range(10_000) if a not in legal)
+    r = client.post(f"/api/games/{gid}/move", json={"token": tok, "action": illegal})
+    assert r.status_code == 409 and r.json()["error"] and "\n" not in r.json()["error"]
+    assert session.log == []
+    hint = client.post(f"/api/games/{gid}/hint", json={"token": tok, "agent": "greedy"}).json()
+    assert hint["agent"] == "greedy" and hint["hint"]["action"] in legal
+    assert client.post(f"/api/games/{gid}/hint", json={"token": tok, "agent": "trained"}).status_code == 400
+    r = client.post(f"/api/games/{gid}/move", json={"token": tok, "action": hint["hint"]["action"]})
+    assert r.status_code == 200 and r.json()["event"]["action"] == hint["hint"]["action"]
+    n = len(session.game.history)
+    undo = client.post(f"/api/games/{gid}/undo", json={"token": tok})
+    assert undo.status_code == 200 and undo.json()["undone"] == n and undo.json()["state"]["view"]["decisions"] == 0
+    # to the end: moves and bot moves by the API
+    st = undo.json()["state"]
+    while not st["view"]["is_over"]:
+        if st["view"]["human_to_move"]:
+            r = client.post(f"/api/games/{gid}/move", json={"token": tok, "action": st["view"]["options"][-1]["action"]})
+        else:
+            r = client.post(f"/api/games/{gid}/bot", json={"token": tok})
+        assert r.status_code == 200, r.text
+        st = r.json()["state"]
+    g = session.game
+    save = client.get(f"/api/games/{gid}/export?token={tok}")
+    assert save.status_code == 200 and save.json()["game_name"] == "gizmos" and save.json()["game"]["actions"] == g.history
+    imported = client.post("/api/games/import", json={"save": save.json()})
+    assert imported.status_code == 200 and imported.json()["state"]["view"]["end"]["scores"] == [int(x) for x in g.scores()]
+    rp = client.post(f"/api/games/{gid}/replay", json={"token": tok})
+    assert rp.status_code == 200, rp.text
+    info = rp.json()
+    assert info["steps"] == len(g.history) and info["final_scores"] == [int(x) for x in g.scores()]
+    mid = client.get(f"/api/replays/{info['id']}?step=10").json()
+    assert mid["game"] == "gizmos" and mid["view"]["decisions"] == 10 and mid["view"]["seed"] is None
+    last = client.get(f"/api/replays/{info['id']}?step={info['steps']}").json()
+    assert last["view"]["end"]["scores"] == info["final_scores"]
+    again = client.post(f"/api/games/{gid}/again", json={"token": tok}).json()
+    fresh = app.state.store.games[again["id"]].session
+    assert fresh.game_name == "gizmos" and fresh.seats == session.seats and again["state"]["view"]["seed"] is None
+
+
+def test_gizmos_requests_are_refused_in_one_line(client):
+    cases = [({"game": "chess"}, "game"), ({"game": 3}, "game"),
+             ({"game": "gizmos", "scenario": "first_light"}, "scenario"),
+             ({"game": "gizmos", "tech_packs": ["grid"]}, "tech_packs"),
+             ({"game": "electrify", "colour": "red"}, "colour"),
+             ({"game": "gizmos", "seats": ["human"]}, "seats"),
+             ({"game": "gizmos", "seats": ["human", "net:path=x.pt"]}, "seats[1]"),
+             ({"game": "gizmos", "seats": ["human", "policy:path=/tmp/x.pt"]}, "seats[1]"),
+             ({"game": "gizmos", "seats": ["human", "bogus"]}, "bogus"),
+             ({"game": "gizmos", "seats": ["human", "greedy"], "seed": -1}, "seed")]
+    for body, word in cases:
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 400, (body, r.text)
+        assert word in r.json()["error"] and "\n" not in r.json()["error"], (body, r.json())
+    new = _gizmos_new(client, seats=("human", "random"), seed=2)
+    assert client.get(f"/api/games/{new['id']}?token=wrong").status_code == 403
+    meta = client.get("/api/meta").json()
+    giz = next(x for x in meta["games"] if x["name"] == "gizmos")
+    assert giz["min_players"] == 2 and giz["options"] == [] and giz["default_opponent"]["3"] == "greedy"
+    assert {"greedy", "random"} <= {a["spec"] for a in giz["agents"]}
+    assert [x["name"] for x in meta["games"]] == ["electrify", "gizmos"]
+
+
+def test_the_table_page_redirects_to_the_one_page_with_the_game_chosen(client):
+    for path in ("/table", "/table?game=gizmos"):
+        r = client.get(path, follow_redirects=False)
+        assert r.status_code == 307 and r.headers["location"] == "/?game=gizmos"
+    assert client.get("/table?game=electrify", follow_redirects=False).headers["location"] == "/?game=electrify"
+    assert client.get("/table?game=chess").status_code == 400

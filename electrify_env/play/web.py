@@ -1,25 +1,32 @@
-"""``electrify serve``: play Electrify in the browser against bots, hot-seat, or watch bots play.
+"""``electrify serve``: play Electrify or Gizmos in the browser against bots, hot-seat, or watch
+bots play.
 
-A small Starlette app over :class:`~electrify_env.play.session.PlaySession`; the page is plain
-HTML + JavaScript (``static/``), the board is the SVG of :mod:`electrify_env.render.board`.
+A small Starlette app over :class:`~electrify_env.play.table.TableSession`, the one play session
+of every game whose :class:`~electrify_env.games.GameDef` names a ``play`` module; the page is
+plain HTML + JavaScript (``static/``): one page for every game, Electrify's board the SVG of
+:mod:`electrify_env.render.board` (``app.js``), Gizmos' table drawn from its view
+(``gizmos.js``).
 
 Server rules:
 
 * binds to 127.0.0.1 unless ``--host`` says otherwise;
-* every game has an unguessable id and every human seat an unguessable token; a request with a
+* every game (of either game: ``game`` in the new-game request, Electrify by default) has an
+  unguessable id and every human seat an unguessable token; a request with a
   seat's token is answered with that seat's view only, a request without a token with the
-  public (spectator) view.  No response ever carries hidden information (other hands, deck
-  order, another player's Plan pick before the reveal, the seed or the generator's state, from
-  which the deal could be rebuilt); the seed and the full save are given out only once the
-  game is over;
+  public (spectator) view.  No response ever carries hidden information (Electrify: other
+  hands, deck order, another player's Plan pick before the reveal; Gizmos: deck order, another
+  seat's researched cards; either: the seed or the generator's state, from which the deal
+  could be rebuilt); the seed and the full save are given out only once the game is over;
 * a game created without a seed gets a fresh one from :mod:`secrets`; on a public server a game
   with several people in it is always dealt from such a seed;
 * games are kept in a folder (one JSON file each, written after every change), so a restart
   resumes them; at most ``max_games`` are kept (the oldest finished game makes room, else a
   new game is refused with 429);
-* bots are agents of the registry (``electrify_env.agents.AGENTS``): the page offers every registered agent
-  that needs no file, shipped ``trained*`` policies included as soon as their files exist, and
-  ``trained`` is the default opponent wherever a shipped policy fits; a spec from a client
+* bots are agents of the game's registry (``electrify_env.agents.agents_of(game)``): for
+  Electrify the page offers every registered agent that needs no file, shipped ``trained*``
+  policies included as soon as their files exist, and ``trained`` is the default opponent
+  wherever a shipped policy fits; for Gizmos every agent of its registry, ``policy`` for the
+  player counts with a shipped file (the default opponent of a 2-player game); a spec from a client
   never loads a file (``net:path=``, ``ppo:path=``, ``weights=`` are refused), and when served
   beyond this machine (``--host``) only the offered specs are accepted;
 * a malformed or illegal request gets a 4xx answer ``{"error": "..."}`` and changes nothing.
@@ -27,15 +34,18 @@ Server rules:
 JSON API (every answer is JSON; ``token`` in the query string, the body, or ``X-Token``):
 
 =====================================  =========================================================
-``GET  /api/meta``                     bots offered (registry names, shipped policies), the
-                                       difficulty levels and the default opponent per player
-                                       count, scenarios, tech packs
-``GET  /api/games``                    the games kept (id, seats, round, over)
-``POST /api/games``                    new game ``{seats, seed, scenario, tech_packs}`` ->
-                                       ``{id, tokens: {seat: token}, state}`` (no seed: a fresh
-                                       secret one)
-``POST /api/games/import``             a saved session (``PlaySession.to_dict``) as a new game
-``GET  /api/games/{id}``               ``state``: ``{id, seat, view, svg}`` of the token's seat
+``GET  /api/meta``                     ``games``: each game's name, title, player counts,
+                                       options, bots offered and default opponent per player
+                                       count; Electrify's bots, difficulty levels, default
+                                       opponents, scenarios and tech packs also at the top level
+``GET  /api/games``                    the games kept (id, game, seats, round, over)
+``POST /api/games``                    new game ``{game, seats, seed}`` and the game's own
+                                       options (Electrify: ``scenario``, ``tech_packs``) ->
+                                       ``{id, tokens: {seat: token}, state}`` (no game:
+                                       Electrify; no seed: a fresh secret one)
+``POST /api/games/import``             a saved session (``TableSession.to_dict``) as a new game
+``GET  /api/games/{id}``               ``state``: ``{id, game, seat, view, svg}`` of the
+                                       token's seat (``svg``: Electrify's board, None for Gizmos)
                                        (``view.turns``: the log in players' words, the
                                        decisions folded under each line for the last two
                                        rounds; ``view.end``: the end-of-game summary, once over)
@@ -47,10 +57,13 @@ JSON API (every answer is JSON; ``token`` in the query string, the body, or ``X-
 ``POST /api/games/{id}/hint``          ``{token, agent}``: what the agent would play
 ``GET  /api/games/{id}/export``        the session save (only once the game is over)
 ``POST /api/games/{id}/replay``        a finished game into the replay viewer -> replay id
-``POST /api/games/{id}/again``         a finished game's seats, tech packs and scenario dealt
-                                       afresh (a new secret seed) -> ``{id, tokens, state}``
-``POST /api/replays``                  ``{text, game}``: an arena ``games.jsonl`` -> replay id
+``POST /api/games/{id}/again``         a finished game's seats and options (Electrify: tech
+                                       packs, scenario) dealt afresh (a new secret seed) ->
+                                       ``{id, tokens, state}``
+``POST /api/replays``                  ``{text, game}``: an Electrify arena ``games.jsonl`` ->
+                                       replay id
 ``GET  /api/replays/{id}?step=k``      the public view after k decisions
+``GET  /table?game=NAME``              a redirect to the page with that game chosen
 =====================================  =========================================================
 """
 from __future__ import annotations
@@ -66,14 +79,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..games import game_names, get_game as game_def
 from ..validation import IllegalActionError
 from ..render.board import build_scene, to_svg
 from ..kernels.batch import MAX_SEED
-from .table_web import TableStore, table_routes
-from .session import (HUMAN, SPECTATOR, PlayError, PlaySession, default_opponent, fresh_seed, shipped_policy_for,
-                      tech_pack_ids)
+from .session import HUMAN, SPECTATOR, PlayError, default_opponent, fresh_seed, shipped_policy_for
+from .table import TableSession
 
-__all__ = ["GameStore", "bot_choices", "build_app", "serve", "main", "WEB_FORMAT", "DEFAULT_MAX_GAMES", "FAST_MCTS",
+__all__ = ["GameStore", "bot_choices", "build_app", "game_bot_choices", "play_games", "serve", "main", "WEB_FORMAT", "DEFAULT_MAX_GAMES", "FAST_MCTS",
            "GUIDED_MCTS"]
 
 WEB_FORMAT = "electrify-web-game"
@@ -135,7 +148,7 @@ class GameRecord:
     """One kept game: its session, the tokens of its human seats, a lock and when it was used."""
 
     id: str
-    session: PlaySession
+    session: TableSession
     tokens: dict[int, str]
     touched: float = field(default_factory=time.time)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -147,10 +160,15 @@ class GameRecord:
 
     def summary(self) -> dict[str, Any]:
         """Public facts for the game list (no tokens)."""
-        g = self.session.game
-        return {"id": self.id, "seats": self.session.seats, "round": g.round, "over": self.session.is_over,
-                "scenario": g.scenario.id if g.scenario else None, "tech_packs": list(g.cards.pack_names),
-                "seed": g.seed if self.session.is_over else None, "decisions": len(g.history)}
+        s = self.session
+        g = s.game
+        return {"id": self.id, "game": s.game_name, "seats": s.seats, "round": g.round, "over": s.is_over,
+                **_setup_of(s), "seed": g.seed if s.is_over else None, "decisions": len(g.history)}
+
+
+def _setup_of(session: TableSession) -> dict[str, Any]:
+    """The game's own set-up options of a session, JSON-ready (Electrify: scenario, tech packs)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in session.table.setup_options(session.game).items()}
 
 
 def _check_id(text: str) -> bool:
@@ -180,7 +198,7 @@ class GameStore:
                 if data.get("format") != WEB_FORMAT or not _check_id(data.get("id")):
                     raise ValueError("not a game file of this server")
                 tokens = {int(k): str(v) for k, v in data["tokens"].items()}
-                session = PlaySession.from_dict(data["session"])
+                session = TableSession.from_dict(data["session"])
                 rec = GameRecord(data["id"], session, tokens, float(data.get("touched", time.time())))
                 self.games[rec.id] = rec
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
@@ -197,7 +215,7 @@ class GameStore:
         tmp.write_text(json.dumps(rec.to_dict()))
         tmp.replace(path)
 
-    def add(self, session: PlaySession) -> GameRecord:
+    def add(self, session: TableSession) -> GameRecord:
         """Keep a new game (making room, or WebError 429 when every kept game is running)."""
         with self.lock:
             if len(self.games) >= self.max_games:
@@ -245,7 +263,12 @@ def _state(rec: GameRecord, seat: int) -> dict[str, Any]:
     view["log_total"] = len(view["log"])
     view["log"] = view["log"][-LOG_TAIL:]
     _trim_turns(view)
-    return {"id": rec.id, "seat": seat, "view": view, "svg": to_svg(build_scene(view))}
+    return {"id": rec.id, "game": rec.session.game_name, "seat": seat, "view": view, "svg": _svg(view)}
+
+
+def _svg(view: dict[str, Any]) -> str | None:
+    """Electrify's board as SVG (None for a game the page draws from its view)."""
+    return to_svg(build_scene(view)) if view["game"] == "electrify" else None
 
 
 def _trim_turns(view: dict[str, Any]) -> None:
@@ -303,6 +326,47 @@ def bot_choices() -> list[dict[str, Any]]:
     return out
 
 
+def play_games() -> list[str]:
+    """The games the server plays: every registered game whose GameDef names a ``play`` module."""
+    return [n for n in game_names() if game_def(n).play]
+
+
+def game_bot_choices(game: str) -> list[dict[str, Any]]:
+    """The bots the page offers for ``game``: Electrify's :func:`bot_choices`; for another game
+    every agent of its registry (``electrify_env.agents.agents_of``) that needs no file from a
+    client, each ``{spec, doc, players, tech_packs}``.  An agent that plays from a shipped
+    policy file (``policy``) is offered for the player counts whose file exists; the play
+    module's ``AGENT_PLAYERS`` limits an agent to some player counts."""
+    gdef = game_def(game)
+    if gdef.name == "electrify":
+        return bot_choices()
+    from electrify_env.agents.registry import agents_of
+    from electrify_env.agents.network.agent import shipped_path
+    limits = getattr(gdef.table(), "AGENT_PLAYERS", {})
+    counts = list(range(gdef.min_players, gdef.max_players + 1))
+    out = []
+    for name, kind in agents_of(gdef.name).items():
+        players = [n for n in counts if n in limits.get(name, counts)]
+        if "path" in kind.params:       # its default: the shipped file of the player count
+            players = [n for n in players if shipped_path(gdef.name, n).exists()]
+        if players:
+            out.append({"spec": name, "doc": kind.doc, "players": players, "tech_packs": False})
+    return out
+
+
+def _game_meta(game: str, bots: list[dict[str, Any]]) -> dict[str, Any]:
+    gdef = game_def(game)
+    table = gdef.table()
+    counts = range(gdef.min_players, gdef.max_players + 1)
+    return {"name": gdef.name, "title": gdef.title, "min_players": gdef.min_players,
+            "max_players": gdef.max_players, "options": list(GAME_OPTIONS.get(gdef.name, ())), "agents": bots,
+            "default_opponent": {str(n): table.default_opponent(n) for n in counts}}
+
+
+#: the set-up options of ``POST /api/games`` beyond ``game``, ``seats`` and ``seed``, per game
+GAME_OPTIONS = {"electrify": ("scenario", "tech_packs")}
+
+
 def _meta() -> dict[str, Any]:
     from ..game import tech_pack_names
     from ..scenarios import list_scenarios, load_scenario
@@ -314,27 +378,29 @@ def _meta() -> dict[str, Any]:
     levels = load_levels()
     bots = bot_choices()
     playable = {n: {b["spec"] for b in bots if n in b["players"]} for n in (1, 2, 3, 4)}
-    return {"agents": bots, "default_opponent": {str(n): default_opponent(n) for n in (1, 2, 3, 4)},
+    games = [_game_meta(n, bots if n == "electrify" else game_bot_choices(n)) for n in play_games()]
+    return {"games": games, "agents": bots, "default_opponent": {str(n): default_opponent(n) for n in (1, 2, 3, 4)},
             "levels": {str(n): levels.for_players(n, playable[n]) for n in (1, 2, 3, 4)},
             "scenarios": scen, "tech_packs": tech_pack_names(), "max_players": 4}
 
 
-def _check_client_spec(spec: Any, where: str, offered: set[str] | None) -> str:
-    """An agent spec sent by a client: registered, and loading no file (``path``, ``weights``,
-    a ``guide`` that is not a registered agent: paths from the network are never opened); on a
-    public server (``offered`` given) one of the specs the page offers.  WebError 400 naming ``where`` otherwise."""
+def _check_client_spec(spec: Any, where: str, offered: set[str] | None, game: str = "electrify") -> str:
+    """An agent spec of ``game`` sent by a client: registered, and loading no file (``path``,
+    ``weights``, a ``guide`` that is not a registered agent: paths from the network are never
+    opened; an Electrify kind that takes a ``path`` at all); on a public server (``offered``
+    given) one of the specs the page offers.  WebError 400 naming ``where`` otherwise."""
     from electrify_env.agents import AGENTS, parse_spec
     if not isinstance(spec, str):
         raise WebError(400, f"{where} must be 'human' or an agent spec, got {spec!r:.60}")
     try:
-        parsed = parse_spec(spec)
+        parsed = parse_spec(spec, game)
     except ValueError as err:
         raise WebError(400, f"{where}: {err}") from None
     files = sorted(set(parsed.params) & set(FILE_PARAMS))
     guide = parsed.params.get("guide")
     if guide is not None and str(guide) not in AGENTS:    # mcts:guide=FILE.pt (a shipped agent's name is fine)
         files.append("guide")
-    if files or "path" in AGENTS[parsed.name].params:
+    if files or (parsed.game == "electrify" and "path" in AGENTS[parsed.name].params):
         raise WebError(400, f"{where}: {parsed.name!r} loads a file ({', '.join(files) or 'path'}); files "
                             "cannot be chosen over the network (offer a policy as a shipped "
                             "policy, or play it with electrify play --opponents)")
@@ -354,12 +420,12 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
     holds the server for minutes."""
     from starlette.applications import Starlette
     from starlette.requests import Request
-    from starlette.responses import FileResponse, JSONResponse
+    from starlette.responses import FileResponse, JSONResponse, RedirectResponse
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
     store = GameStore(state_dir, max_games)
-    tables = TableStore(max_games)
+    games = play_games()
 
     def handler(fn):
         async def endpoint(request: Request):
@@ -396,18 +462,31 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         return {"games": [r.summary() for r in sorted(store.games.values(), key=lambda r: -r.touched)],
                 "max_games": store.max_games}
 
-    def offered() -> set[str] | None:
-        return {a["spec"] for a in bot_choices()} if public else None
+    def offered(game: str = "electrify") -> set[str] | None:
+        return {a["spec"] for a in game_bot_choices(game)} if public else None
 
-    def check_seats(seats: list) -> list[str]:
-        allowed = offered()
-        return [HUMAN if s == HUMAN else _check_client_spec(s, f"seats[{i}]", allowed)
+    def check_seats(seats: list, game: str = "electrify") -> list[str]:
+        allowed = offered(game)
+        return [HUMAN if s == HUMAN else _check_client_spec(s, f"seats[{i}]", allowed, game)
                 for i, s in enumerate(seats)]
 
+    def game_of(body: dict) -> str:
+        name = body.get("game", "electrify")
+        if not isinstance(name, str) or name not in games:
+            raise WebError(400, f"game must be one of {', '.join(games)}, got {name!r:.40}")
+        extra = sorted(set(body) - {"game", "seats", "seed", "token", *GAME_OPTIONS.get(name, ())})
+        if extra:
+            raise WebError(400, f"{extra[0]}: not an option of {game_def(name).title} (options: "
+                                f"{', '.join(('seats', 'seed') + GAME_OPTIONS.get(name, ()))})")
+        return name
+
     def new_game(request, body, token):
-        seats = body.get("seats", [HUMAN, default_opponent(2)])
-        if not isinstance(seats, list) or not 1 <= len(seats) <= 4:
-            raise WebError(400, "seats must be a list of 1 to 4 entries ('human' or an agent spec)")
+        name = game_of(body)
+        gdef = game_def(name)
+        lo, hi = gdef.min_players, gdef.max_players
+        seats = body.get("seats", [HUMAN, gdef.table().default_opponent(2)])
+        if not isinstance(seats, list) or not lo <= len(seats) <= hi:
+            raise WebError(400, f"seats must be a list of {lo} to {hi} entries ('human' or an agent spec)")
         if body.get("seed") is None:
             seed = fresh_seed()             # unpredictable: nobody can rebuild the deal from it
         else:
@@ -415,6 +494,9 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
             if public and sum(s == HUMAN for s in seats) > 1:
                 raise WebError(400, "seed: a game for several people on a public server is dealt from a "
                                     "fresh secret seed (whoever chose the seed could read every hand)")
+        if name != "electrify":
+            session = TableSession(name, n_players=len(seats), seats=check_seats(seats, name), seed=seed)
+            return answer(store.add(session))
         scenario = body.get("scenario") or None
         if scenario is not None:
             from ..scenarios import list_scenarios
@@ -425,25 +507,29 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         if not isinstance(packs, list) or any(p not in tech_pack_names() for p in packs):
             raise WebError(400, f"tech_packs must be a list of {', '.join(tech_pack_names())}, got {packs!r:.60}")
         seats = check_seats(seats)
-        session = PlaySession(n_players=len(seats), seats=seats, seed=seed, scenario=scenario,
-                              tech_packs=tuple(packs))
-        rec = store.add(session)
+        session = TableSession("electrify", n_players=len(seats), seats=seats, seed=seed, scenario=scenario,
+                               tech_packs=tuple(packs))
+        return answer(store.add(session))
+
+    def answer(rec: GameRecord) -> dict:
+        """A new game's answer: its id, the seat tokens and the state of its first person's seat."""
         seat = min(rec.tokens) if rec.tokens else SPECTATOR
         return {"id": rec.id, "tokens": {str(k): v for k, v in rec.tokens.items()}, "state": _state(rec, seat)}
 
     def import_game(request, body, token):
         data = body.get("save")
         if not isinstance(data, dict):
-            raise WebError(400, "save must be a saved session (a JSON object from PlaySession.to_dict)")
+            raise WebError(400, "save must be a saved session (a JSON object from TableSession.to_dict)")
+        name = data.get("game_name", "electrify")
+        if name not in games:
+            raise WebError(400, f"save: game_name must be one of {', '.join(games)}, got {name!r:.40}")
         if isinstance(data.get("seats"), list):
-            check_seats(data["seats"])
-        session = PlaySession.from_dict(data)
+            check_seats(data["seats"], name)
+        session = TableSession.from_dict(data)
         if public and len(session.human_seats) > 1 and not session.is_over:
             raise WebError(400, "save: a running game for several people cannot be imported on a public "
                                 "server (the save holds every hand and the seed)")
-        rec = store.add(session)
-        seat = min(rec.tokens) if rec.tokens else SPECTATOR
-        return {"id": rec.id, "tokens": {str(k): v for k, v in rec.tokens.items()}, "state": _state(rec, seat)}
+        return answer(store.add(session))
 
     def get_game(request, body, token):
         rec = store.get(request.path_params["gid"])
@@ -488,7 +574,8 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
             seat = _seat_of(rec, token)
             if seat == SPECTATOR or seat != rec.session.to_move:
                 raise WebError(403, "token: a hint is for the seat on turn")
-            spec = _check_client_spec(body.get("agent", "greedy"), "agent", offered())
+            game = rec.session.game_name
+            spec = _check_client_spec(body.get("agent", "greedy"), "agent", offered(game), game)
             return {"hint": rec.session.hint(spec).to_dict(), "agent": spec}
 
     def export(request, body, token):
@@ -515,9 +602,9 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
                                     "every decision from the seed)")
             s = rec.session
             g = s.game
-            record = {"format": REPLAY_FORMAT, "version": REPLAY_VERSION, "index": 0, "seed": g.seed, "n_players": g.n_players,
-                      "lineup": s.seats, "actions": list(g.history), "scores": [int(x) for x in g.scores()],
-                      "scenario": g.scenario.id if g.scenario else None, "tech_packs": tech_pack_ids(g)}
+            record = {"format": REPLAY_FORMAT, "version": REPLAY_VERSION, "index": 0, "game": s.game_name,
+                      "seed": g.seed, "n_players": g.n_players, "lineup": s.seats, "actions": list(g.history),
+                      "scores": [int(x) for x in g.scores()], **_setup_of(s)}
         return add_replay(record)
 
     def again(request, body, token):
@@ -529,14 +616,9 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
             if not rec.session.is_over:
                 raise WebError(409, "again: the game is still running")
             s = rec.session
-            g = s.game
-            seats, packs = s.seats, tech_pack_ids(g)
-            scenario = g.scenario.id if g.scenario else None
-        session = PlaySession(n_players=len(seats), seats=seats, seed=fresh_seed(), scenario=scenario,
-                              tech_packs=tuple(packs))
-        new = store.add(session)
-        first = min(new.tokens) if new.tokens else SPECTATOR
-        return {"id": new.id, "tokens": {str(k): v for k, v in new.tokens.items()}, "state": _state(new, first)}
+            seats, options = s.seats, s.table.setup_options(s.game)
+        session = TableSession(s.game_name, n_players=len(seats), seats=seats, seed=fresh_seed(), **options)
+        return answer(store.add(session))
 
     def add_replay(rec: dict) -> dict:
         session = _replay_session(rec, len(rec["actions"]))
@@ -577,6 +659,9 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         if rec is None:
             raise WebError(404, f"game: no record with index {want!r:.30}; indexes: "
                                 f"{[r.get('index') for r in records][:50]}")
+        if rec.get("game", "electrify") != "electrify":
+            raise WebError(400, "game: a file replays Electrify arena records only; a finished game of "
+                                "this server replays from its own page")
         try:
             check_record(rec, "replay")
         except ReplayError as err:
@@ -599,14 +684,22 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
             raise WebError(400, f"step must be 0..{len(rec['actions'])}, got {step}")
         session = _replay_session(rec, step)
         view = session.view(SPECTATOR)
-        return {"id": rid, "step": step, "steps": len(rec["actions"]), "view": view,
-                "svg": to_svg(build_scene(view))}
+        return {"id": rid, "game": session.game_name, "step": step, "steps": len(rec["actions"]), "view": view,
+                "svg": _svg(view)}
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
 
+    async def table_page(request):
+        name = request.query_params.get("game", "gizmos")
+        if name not in games:
+            return JSONResponse({"error": f"game must be one of {', '.join(games)}, got {name!r:.40}"},
+                                status_code=400)
+        return RedirectResponse(f"/?game={name}", status_code=307)
+
     routes = [
         Route("/", index),
+        Route("/table", table_page),
         Route("/api/meta", handler(meta)),
         Route("/api/games", handler(list_games), methods=["GET"]),
         Route("/api/games", handler(new_game), methods=["POST"]),
@@ -622,20 +715,19 @@ def build_app(state_dir: str | Path | None = None, max_games: int = DEFAULT_MAX_
         Route("/api/games/{gid}/again", handler(again), methods=["POST"]),
         Route("/api/replays", handler(new_replay), methods=["POST"]),
         Route("/api/replays/{rid}", handler(get_replay), methods=["GET"]),
-        *table_routes(handler, WebError, public, tables, STATIC),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(routes=routes)
     app.state.store = store
-    app.state.tables = tables
     return app
 
 
-def _replay_session(rec: dict, step: int) -> PlaySession:
-    """A bot-only session of an arena record after its first ``step`` decisions."""
+def _replay_session(rec: dict, step: int) -> TableSession:
+    """A bot-only session of an arena record (of the game it names, Electrify by default) after
+    its first ``step`` decisions."""
     from ..savefile import InvalidSaveError
     try:
-        return PlaySession.from_record(rec, step)
+        return TableSession.from_record(rec, step)
     except IllegalActionError as err:
         raise WebError(400, str(err)) from None
     except (PlayError, InvalidSaveError) as err:
