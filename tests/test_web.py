@@ -613,3 +613,6 @@ def test_the_table_page_redirects_to_the_one_page_with_the_game_chosen(client):
         assert r.status_code == 307 and r.headers["location"] == "/?game=gizmos"
     assert client.get("/table?game=electrify", follow_redirects=False).headers["location"] == "/?game=electrify"
     assert client.get("/table?game=chess").status_code == 400
+    page = client.get("/?game=gizmos").text
+    assert '<select id="game">' in page and "/static/gizmos.js" in page and "/static/app.js" in page
+    assert "GizmosTable" in client.get("/static/gizmos.js").text

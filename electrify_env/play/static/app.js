@@ -1,4 +1,7 @@
-// Electrify in the browser: plain JavaScript over the JSON API of electrify_env/play/web.py.
+// Electrify and Gizmos in the browser: plain JavaScript over the JSON API of
+// electrify_env/play/web.py.  This file holds what every game shares (set-up, fetching, bots,
+// undo, hints, the log, the end screen, replays) and Electrify's board (the server's SVG);
+// Gizmos' table is drawn by gizmos.js (GizmosTable.draw).
 "use strict";
 const $ = (id) => document.getElementById(id);
 let META = null;
@@ -26,18 +29,21 @@ function remember(id, tokens, seats) {
 }
 
 // ---- setup ------------------------------------------------------------------------------
-function packsChosen() { return document.querySelectorAll(".pack:checked").length > 0; }
-function botsFor(n, packs) {
-  // the bots that can play an n-player game (with tech packs or not): /api/meta says which
-  return META.agents.filter((a) => a.players.includes(n) && (a.tech_packs || !packs));
+function chosenGame() { return $("game").value || "electrify"; }
+function gameMeta(name) { return META.games.find((g) => g.name === name); }
+function packsChosen() { return chosenGame() === "electrify" && document.querySelectorAll(".pack:checked").length > 0; }
+function botsFor(n, packs, game) {
+  // the bots that can play an n-player game of the game (with tech packs or not): /api/meta says which
+  return gameMeta(game || chosenGame()).agents.filter((a) => a.players.includes(n) && (a.tech_packs || !packs));
 }
 function defaultBot(n, packs) {
-  // the shipped trained policy where one fits the game, else greedy
-  const want = META.default_opponent[String(n)];
+  // the game's default opponent where it can play the game, else greedy
+  const want = gameMeta(chosenGame()).default_opponent[String(n)];
   return botsFor(n, packs).some((a) => a.spec === want) ? want : "greedy";
 }
 function levelsFor(n, packs) {
-  // the difficulty levels measured for n players whose agent can play this game
+  // the difficulty levels measured for n players whose agent can play this game (Electrify's)
+  if (chosenGame() !== "electrify") return [];
   const ok = new Set(botsFor(n, packs).map((a) => a.spec));
   return ((META.levels || {})[String(n)] || []).filter((lv) => ok.has(lv.spec));
 }
@@ -65,10 +71,20 @@ function applyLevel() {
   if (!spec) return;
   document.querySelectorAll("#seats select").forEach((s) => { if (s.value !== "human") s.value = spec; });
 }
+function gameRows() {
+  // the choice of game: its player counts, its own options (Electrify: scenario, tech packs, levels)
+  const gm = gameMeta(chosenGame());
+  document.body.classList.toggle("game-gizmos", gm.name === "gizmos");
+  $("title").textContent = gm.title; document.title = gm.title;
+  for (const o of $("players").options) o.disabled = +o.value < gm.min_players || +o.value > gm.max_players;
+  if (+$("players").value < gm.min_players) $("players").value = String(Math.max(2, gm.min_players));
+  $("seats").innerHTML = "";
+  seatRows(); applyLevel();
+}
 function seatRows() {
   const n = parseInt($("players").value, 10);
   const packs = packsChosen();
-  $("scenario-label").hidden = n !== 1;
+  $("scenario-label").hidden = n !== 1 || chosenGame() !== "electrify";
   levelRow();
   const box = $("seats");
   const before = [...box.querySelectorAll("select")].map((s) => s.value);
@@ -92,7 +108,7 @@ function seatRows() {
 function hintAgents(view) {
   // the agents that can advise in this game (a policy only where it fits)
   const sel = $("hint-agent"); const was = sel.value; sel.innerHTML = "";
-  const bots = botsFor(view.n_players, view.tech_packs.length > 0);
+  const bots = botsFor(view.n_players, (view.tech_packs || []).length > 0, view.game);
   for (const a of bots) {
     const o = document.createElement("option"); o.value = a.spec; o.textContent = a.spec; o.title = a.doc; sel.appendChild(o);
   }
@@ -100,6 +116,12 @@ function hintAgents(view) {
 }
 async function loadMeta() {
   META = await api("GET", "/api/meta");
+  for (const g of META.games) {
+    const o = document.createElement("option"); o.value = g.name; o.textContent = g.title; $("game").appendChild(o);
+  }
+  const asked = new URLSearchParams(location.search).get("game");
+  if (asked && gameMeta(asked)) $("game").value = asked;
+  $("game").onchange = gameRows;
   for (const s of META.scenarios) {
     const o = document.createElement("option"); o.value = s.id;
     o.textContent = `${s.name} (${s.gears} gears, target ${s.target})`; $("scenario").appendChild(o);
@@ -111,8 +133,7 @@ async function loadMeta() {
     $("packs").appendChild(lab);
   }
   $("level").onchange = applyLevel;
-  seatRows();
-  applyLevel();
+  gameRows();
 }
 async function listGames() {
   const mine = stored();
@@ -124,7 +145,7 @@ async function listGames() {
     const a = document.createElement("a");
     const m = mine[g.id];
     a.href = "#game=" + g.id + (m ? "&tokens=" + encodeURIComponent(tokenText(m.tokens)) : "");
-    a.textContent = `${g.seats.join(" vs ")}${g.seed === null ? "" : ", seed " + g.seed}, round ${g.round}${g.over ? " (over)" : ""}` +
+    a.textContent = `${gameMeta(g.game) ? gameMeta(g.game).title : g.game}: ${g.seats.join(" vs ")}${g.seed === null ? "" : ", seed " + g.seed}, round ${g.round}${g.over ? " (over)" : ""}` +
                     (m ? "" : " - watch");
     li.appendChild(a); ul.appendChild(li);
   }
@@ -139,9 +160,10 @@ function parseTokens(text) {
 }
 async function startGame(seats) {
   const n = seats.length;
-  const body = { seats, tech_packs: [...document.querySelectorAll(".pack:checked")].map((x) => x.value) };
+  const body = { game: chosenGame(), seats };
+  if (chosenGame() === "electrify") body.tech_packs = [...document.querySelectorAll(".pack:checked")].map((x) => x.value);
   if ($("seed").value !== "") body.seed = parseInt($("seed").value, 10);   // empty: a fresh secret seed
-  if (n === 1) body.scenario = $("scenario").value;
+  if (n === 1 && chosenGame() === "electrify") body.scenario = $("scenario").value;
   try {
     const r = await api("POST", "/api/games", body);
     remember(r.id, r.tokens, seats);
@@ -173,19 +195,26 @@ async function refresh() {
   render(await api("GET", `/api/games/${G.id}` + (tok ? "?token=" + encodeURIComponent(tok) : "")));
 }
 function render(st) {
-  const first = !G.state || G.state.view.n_players !== st.view.n_players ||
-                G.state.view.tech_packs.length !== st.view.tech_packs.length;
+  const packs = (view) => (view.tech_packs || []).length;
+  const first = !G.state || G.state.view.game !== st.view.game || G.state.view.n_players !== st.view.n_players ||
+                packs(G.state.view) !== packs(st.view);
   G.state = st; G.seat = st.seat;
-  const v = st.view;
+  const v = st.view, gizmos = v.game === "gizmos";
   if (first) hintAgents(v);
+  document.body.classList.toggle("game-gizmos", gizmos);
+  if (gameMeta(v.game)) { $("title").textContent = gameMeta(v.game).title; document.title = gameMeta(v.game).title; }
   document.body.dataset.decisions = v.decisions;       // for tests and scripts: what is shown
   document.body.dataset.humanToMove = v.human_to_move && st.seat === v.to_move;
-  $("board").innerHTML = st.svg;
+  document.body.dataset.done = v.is_over;
+  if (gizmos) GizmosTable.draw($("board"), st, play);     // its options on the table (gizmos.js)
+  else $("board").innerHTML = st.svg;
+  const doing = v.is_over ? "" : (!gizmos ? v.pending.text
+    : (v.prompt ? v.prompt.text : `player ${v.to_move} (${v.seats[v.to_move].agent}) is on turn`));
   $("pending").textContent = v.is_over ? "The game is over." :
-      `Round ${v.round}: ${v.pending.text}` + (st.seat >= 0 ? ` (you are player ${st.seat})` : " (watching)");
+      `Round ${v.round}: ${doing}` + (st.seat >= 0 ? ` (you are player ${st.seat})` : " (watching)");
   const res = $("result");
   if (v.is_over) {
-    const r = v.result;
+    const r = v.result || v.end;
     res.innerHTML = "";
     const span = document.createElement("span"); span.id = "final-scores";
     span.dataset.scores = JSON.stringify(r.scores);
@@ -196,12 +225,12 @@ function render(st) {
         ` - final score ${r.solo.final_score} with ${r.solo.stars} star(s), target ${r.solo.target}: ${r.solo.won ? "won" : "lost"}`));
     const ex = $("export"); ex.hidden = !!G.replay;
     ex.href = `/api/games/${G.id}/export?token=` + encodeURIComponent(tokenFor(v) || "");
-    ex.download = `electrify-${G.id}.json`;
+    ex.download = `${v.game}-${G.id}.json`;
   } else { res.textContent = ""; $("export").hidden = true; }
   // options: as a list, and as click targets on the board
   const ol = $("options"); ol.innerHTML = ""; $("menu").hidden = true;
   const byPlace = {};
-  for (const o of v.options) {
+  for (const o of gizmos ? [] : v.options) {
     const li = document.createElement("li");
     const b = document.createElement("button");
     b.type = "button"; b.id = "opt-" + o.action; b.className = "option opt-" + o.kind;
@@ -339,7 +368,8 @@ function renderEnd(v) {
     tb.appendChild(tr);
   }
   $("end-tiebreak").textContent = e.tiebreak ? "Tie-break: " + e.tiebreak.text : "";
-  $("end-solo").textContent = e.solo ? `Final score ${e.solo.final_score} (${e.solo.score} points + ${e.solo.star_points} for ${e.solo.stars} star(s)) against a target of ${e.solo.target}: ${e.solo.won ? "won" : "lost"}` : "";
+  $("end-solo").textContent = e.solo ? `Final score ${e.solo.final_score} (${e.solo.score} points + ${e.solo.star_points} for ${e.solo.stars} star(s)) against a target of ${e.solo.target}: ${e.solo.won ? "won" : "lost"}`
+    : (e.ended_by ? `The game ended by the ${e.ended_by} after ${e.rounds} rounds.` : "");
   $("end-seed").textContent = `Seed ${e.seed_text}, ${e.decisions} decisions: the same deal again with this seed.`;
   const src = $("end-sources");
   const head = src.querySelector("thead"); head.innerHTML = "";
@@ -374,7 +404,7 @@ function renderEnd(v) {
   $("end-buttons").hidden = !!G.replay;
   const tok = tokenFor(v) || "";
   $("end-save").href = `/api/games/${G.id}/export?token=` + encodeURIComponent(tok);
-  $("end-save").download = `electrify-${G.id}.json`;
+  $("end-save").download = `${v.game}-${G.id}.json`;
 }
 
 function choose(opts) {
