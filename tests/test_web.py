@@ -582,6 +582,21 @@ def test_gizmos_at_api_games_moves_undo_hint_export_and_replay(app, client):
     again = client.post(f"/api/games/{gid}/again", json={"token": tok}).json()
     fresh = app.state.store.games[again["id"]].session
     assert fresh.game_name == "gizmos" and fresh.seats == session.seats and again["state"]["view"]["seed"] is None
+    # a restart over the same folder resumes the Gizmos games, the running one where it was
+    view = client.get(f"/api/games/{again['id']}?token={again['tokens']['0']}").json()["view"]
+    c2 = TestClient(build_app(app.state.store.folder, max_games=4))
+    assert c2.get(f"/api/games/{again['id']}?token={again['tokens']['0']}").json()["view"] == view
+    assert c2.get(f"/api/games/{gid}?token={tok}").json()["view"]["end"]["scores"] == info["final_scores"]
+
+
+def test_a_public_server_deals_gizmos_for_several_people_from_a_secret_seed(tmp_path):
+    c = TestClient(build_app(tmp_path / "g", public=True))
+    r = c.post("/api/games", json={"game": "gizmos", "seats": ["human", "human"], "seed": 5})
+    assert r.status_code == 400 and "seed" in r.json()["error"]
+    assert c.post("/api/games", json={"game": "gizmos", "seats": ["human", "human"]}).status_code == 200
+    assert c.post("/api/games", json={"game": "gizmos", "seats": ["human", "greedy"], "seed": 5}).status_code == 200
+    r = c.post("/api/games", json={"game": "gizmos", "seats": ["human", "gumbel:simulations=100000"]})
+    assert r.status_code == 400 and "offers only" in r.json()["error"]
 
 
 def test_gizmos_requests_are_refused_in_one_line(client):
