@@ -235,17 +235,12 @@ def _deal_of(seed: int, seat: int = 0) -> list[str]:
     return [c["name"] for c in seat_view_dict(Game(n_players=2, seed=seed), seat)["players"][seat]["hand"]]
 
 
-def test_a_seat_cannot_rebuild_the_deal_from_what_it_receives(app, client):
-    """The attack: gather every answer one seat gets (its game, moves, bot moves, spectating,
-    the game list, meta, hints, the whole log, refused exports, replays and rematches), try every number in them and the small seeds
-    as the game seed, and read the opponent's hand from the deal that matches the seat's own."""
-    r = client.post("/api/games", json={"seats": ["human", "greedy"]})
-    new = r.json()
-    gid, tok = new["id"], new["tokens"]["0"]
-    received = [new, client.get("/api/meta").json()]
-    st = new["state"]
-    for _ in range(60):
-        if st["view"]["is_over"]:
+def _play_collecting(client, gid: str, tok: str, st: dict, moves: int, received: list,
+                     stop_at_end: bool = True) -> dict:
+    """Up to ``moves`` decisions of game ``gid`` (the token's seat asks a hint, then plays its
+    first option; the bots move otherwise), every reply appended to ``received``; the last state."""
+    for _ in range(moves):
+        if stop_at_end and st["view"]["is_over"]:
             break
         if st["view"]["human_to_move"]:
             received.append(client.post(f"/api/games/{gid}/hint", json={"token": tok}).json())
@@ -254,6 +249,18 @@ def test_a_seat_cannot_rebuild_the_deal_from_what_it_receives(app, client):
             r = client.post(f"/api/games/{gid}/bot", json={"token": tok})
         received.append(r.json())
         st = r.json()["state"]
+    return st
+
+
+def test_a_seat_cannot_rebuild_the_deal_from_what_it_receives(app, client):
+    """The attack: gather every answer one seat gets (its game, moves, bot moves, spectating,
+    the game list, meta, hints, the whole log, refused exports, replays and rematches), try every number in them and the small seeds
+    as the game seed, and read the opponent's hand from the deal that matches the seat's own."""
+    r = client.post("/api/games", json={"seats": ["human", "greedy"]})
+    new = r.json()
+    gid, tok = new["id"], new["tokens"]["0"]
+    received = [new, client.get("/api/meta").json()]
+    st = _play_collecting(client, gid, tok, new["state"], 60, received)
     received += [client.get(f"/api/games/{gid}").json(), client.get(f"/api/games/{gid}?token={tok}").json(),
                  client.get("/api/games").json(), client.get(f"/api/games/{gid}/export?token={tok}").json(),
                  client.get(f"/api/games/{gid}/turns?token={tok}").json(), client.get(f"/api/games/{gid}/turns").json(),
@@ -508,15 +515,7 @@ def test_a_gizmos_seat_cannot_rebuild_the_deal_from_what_it_receives(app, client
     new = r.json()
     gid, tok = new["id"], new["tokens"]["0"]
     received = [new, client.get("/api/meta").json()]
-    st = new["state"]
-    for _ in range(40):
-        if st["view"]["human_to_move"]:
-            received.append(client.post(f"/api/games/{gid}/hint", json={"token": tok}).json())
-            r = client.post(f"/api/games/{gid}/move", json={"token": tok, "action": st["view"]["options"][0]["action"]})
-        else:
-            r = client.post(f"/api/games/{gid}/bot", json={"token": tok})
-        received.append(r.json())
-        st = r.json()["state"]
+    st = _play_collecting(client, gid, tok, new["state"], 40, received, stop_at_end=False)
     received += [client.get(f"/api/games/{gid}").json(), client.get("/api/games").json(),
                  client.get(f"/api/games/{gid}/export?token={tok}").json(),
                  client.get(f"/api/games/{gid}/turns?token={tok}").json(),
